@@ -1,0 +1,1721 @@
+# cython: language_level=3
+"""The rules core of Barcelona: a compact C state, legal actions, apply/undo, chance, hidden information.
+
+Rules are cited by their numbers in ``rules-inventory.md`` (R1-R128) and rulings (A1-A48).
+
+Model (see core.pxd for the action-id layout):
+- A turn is a sequence of small decisions. Pieces of a turn that wait for a decision (a granted action, the
+  second Narrow tile, a Passenger, Sagrada steps, an Intersection owner's picks ...) are *frames* on a small
+  stack inside the state; frames that need no decision (effect lists) resume by themselves.
+- After every action, ``settle`` runs everything that needs no decision (effects, scorings, forced
+  discards, skipped steps) until the state waits for a decision or a chance outcome. So every state a user or
+  the search sees has at least one legal action, unless it is terminal.
+- Chance: citizen draws (one citizen per chance node) and Modernisme reveals (one tile per node). The bag and
+  the Modernisme stack are unordered multisets; their "order" is drawn at the chance node, which is exactly
+  equivalent to a shuffled stack and makes determinization of the stack implicit.
+- Hidden information (A6): only the citizens in other players' hands. The unseen pool is bag + those hands.
+"""
+from libc.string cimport memset, memcpy
+from libc.stdlib cimport malloc, realloc, free
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+
+from .errors import IllegalActionError, InvalidPositionError, PlayerCountError, BarcelonaError
+
+cdef extern from *:
+    int popcount32 "__builtin_popcount"(unsigned int) nogil
+    int ctz32 "__builtin_ctz"(unsigned int) nogil
+
+
+# ============================================================================================================
+# 1. small helpers
+# ============================================================================================================
+
+cdef inline int imin(int a, int b) noexcept nogil:
+    return a if a < b else b
+
+cdef inline int imax(int a, int b) noexcept nogil:
+    return a if a > b else b
+
+cdef inline int capacity(const DataC* d, const PlayerC* pl) noexcept nogil:
+    """Warehouse spaces: the free ones plus one per Cobblestone taken out (R45)."""
+    return d.wh_free + pl.cobbles
+
+cdef inline int hand_size(const PlayerC* pl) noexcept nogil:
+    return pl.hand[0] + pl.hand[1] + pl.hand[2]
+
+cdef inline int bag_size(const StateC* s) noexcept nogil:
+    return s.bag[0] + s.bag[1] + s.bag[2]
+
+cdef inline int multiplier(const DataC* d, const PlayerC* pl) noexcept nogil:
+    return d.cerda_mult[pl.cerda]
+
+cdef inline void add_vp(StateC* s, int p, int vp, int src) noexcept nogil:
+    s.pl[p].score += vp
+    s.pl[p].vp_src[src] += vp
+
+cdef inline void gain(const DataC* d, StateC* s, int p, int coins, int cloth) noexcept nogil:
+    """Resources always go into the Warehouse; an overflow is resolved at once by the owner (R43, A39)."""
+    cdef PlayerC* pl = &s.pl[p]
+    pl.coins += coins
+    pl.cloth += cloth
+    if pl.coins + pl.cloth > capacity(d, pl):
+        s.discard_player = p
+
+cdef void move_cerda(const DataC* d, StateC* s, int p, int steps) noexcept nogil:
+    """Compulsory Cerdà movement (R115): extra steps back at the bottom are lost, extra steps forward at the top
+    give 2 VP each (R116, A30)."""
+    cdef PlayerC* pl = &s.pl[p]
+    cdef int i
+    if steps >= 0:
+        for i in range(steps):
+            if pl.cerda < d.cerda_spaces - 1:
+                pl.cerda += 1
+            else:
+                add_vp(s, p, d.cerda_overflow_vp, SRC_CERDA_OVERFLOW)
+    else:
+        pl.cerda = imax(0, pl.cerda + steps)
+
+cdef inline void push_frame(StateC* s, int kind, int player, int a, int b, int src, int lst) noexcept nogil:
+    cdef FrameC* f = &s.frames[s.nframes]
+    f.kind = kind
+    f.player = player
+    f.a = a
+    f.b = b
+    f.src = src
+    f.lst = lst
+    s.nframes += 1
+
+cdef inline int top_citizen(const StateC* s, int c) noexcept nogil:
+    return s.cross_hi[c] if s.cross_hi[c] >= 0 else s.cross_lo[c]
+
+cdef inline int take_top_citizen(StateC* s, int c) noexcept nogil:
+    cdef int cls
+    if s.cross_hi[c] >= 0:
+        cls = s.cross_hi[c]
+        s.cross_hi[c] = -1
+    else:
+        cls = s.cross_lo[c]
+        s.cross_lo[c] = -1
+    return cls
+
+cdef inline int track_free_mask(const DataC* d, const StateC* s, int k) noexcept nogil:
+    return <int>(~s.track[k] & ((<uint32_t>1 << d.track_len[k]) - 1))
+
+cdef void citizen_to_track(const DataC* d, StateC* s, int k) noexcept nogil:
+    """A citizen goes to the leftmost empty space of its row, past prefilled ones; beyond the last section it
+    goes beside the board (R104, R105)."""
+    cdef uint32_t free_ = <uint32_t>track_free_mask(d, s, k)
+    if free_:
+        s.track[k] |= <uint32_t>1 << ctz32(free_)
+    else:
+        s.track_off[k] += 1
+
+cdef int lowest_visible_vp(const DataC* d, const StateC* s) noexcept nogil:
+    """Smallest VP number visible on the citizen tracks; a full row shows none (R93 step 4, A29)."""
+    cdef int k, best = -1, v
+    cdef uint32_t free_
+    for k in range(NCLASS):
+        free_ = <uint32_t>track_free_mask(d, s, k)
+        if free_:
+            v = d.track_vp[k * MAX_TRACK + ctz32(free_)]
+            if best < 0 or v < best:
+                best = v
+    return best if best >= 0 else 0
+
+cdef inline int street_run(const DataC* d, const StateC* s, int sp) noexcept nogil:
+    """Unbroken run of Street tiles (any owner) along the street of space sp, containing sp (R53)."""
+    cdef int st = d.space_street[sp], pos = d.space_pos[sp], n = 1, q
+    q = pos - 1
+    while q >= 0 and s.street_owner[d.street_space[st * 4 + q]] >= 0:
+        n += 1
+        q -= 1
+    q = pos + 1
+    while q < 4 and s.street_owner[d.street_space[st * 4 + q]] >= 0:
+        n += 1
+        q += 1
+    return n
+
+cdef inline int street_rate(const DataC* d, int sp) noexcept nogil:
+    return d.run_vp_wide if d.space_wide[sp] else d.run_vp_narrow
+
+cdef void apply_simple_list(const DataC* d, StateC* s, int p, int lst, int src) noexcept nogil:
+    """Effects printed on street spaces, Intersection slots and action tiles: resources, VP, Cerdà steps."""
+    cdef int i, code, amt
+    for i in range(d.eff_n[lst]):
+        code = d.eff_code[lst * MAX_EFF + i]
+        amt = d.eff_amt[lst * MAX_EFF + i]
+        if code == E_COIN:
+            gain(d, s, p, amt, 0)
+        elif code == E_CLOTH:
+            gain(d, s, p, 0, amt)
+        elif code == E_VP:
+            add_vp(s, p, amt, src)
+        elif code == E_CERDA:
+            move_cerda(d, s, p, amt)
+
+
+# ============================================================================================================
+# 2. scoring conditions (Appendix; rules-inventory §1.12)
+# ============================================================================================================
+
+cdef int longest_own_line(const DataC* d, const StateC* s, int p, int want_wide, int last_street) noexcept nogil:
+    cdef int st, q, run, best = 0, sp
+    for st in range(last_street + 1):
+        run = 0
+        for q in range(4):
+            sp = d.street_space[st * 4 + q]
+            if s.street_owner[sp] == p and d.space_wide[sp] == want_wide:
+                run += 1
+                if run > best:
+                    best = run
+            else:
+                run = 0
+    return best
+
+cdef int built_neighbours(const DataC* d, const StateC* s, const int8_t* lst, int n) noexcept nogil:
+    cdef int i, cnt = 0
+    for i in range(n):
+        if s.bld_level[lst[i]] > 0:
+            cnt += 1
+    return cnt
+
+cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexcept nogil:
+    """How many times player p fulfils condition `cond` (an index into the data file's conditions)."""
+    cdef const PlayerC* pl = &s.pl[p]
+    cdef int kind = d.cond_kind[cond], i, k, n = 0, run, best
+    cdef int present[16]
+    if kind == C_BLOCK_LINE:               # SC01, A28: any of your markers anywhere in the block's stacks
+        memset(present, 0, sizeof(present))
+        for i in range(NBSPACE):
+            for k in range(s.bld_n[i]):
+                if s.bld_mark[i * 3 + k] == p:
+                    present[d.bs_block[i]] = 1
+        best = 0
+        for i in range(4):
+            run = 0
+            for k in range(4):                 # block row i
+                run = run + 1 if present[i * 4 + k] else 0
+                best = imax(best, run)
+            run = 0
+            for k in range(4):                 # block column i
+                run = run + 1 if present[k * 4 + i] else 0
+                best = imax(best, run)
+        return best
+    if kind == C_CLOTH_5:
+        return imin(pl.cloth, 5)
+    if kind == C_COIN_5:
+        return imin(pl.coins, 5)
+    if kind == C_NARROW_LINE:              # SC04, A15: own tiles, vertical or horizontal streets
+        return longest_own_line(d, s, p, 0, 9)
+    if kind == C_WIDE_LINE:                # SC07: the diagonal counts too
+        return longest_own_line(d, s, p, 1, 10)
+    if kind == C_INTERSECTION_ADJ3:        # SC05, A26: distinct building spaces touching the crossing
+        for i in range(NCROSS):
+            if s.cross_int[i] == p and built_neighbours(d, s, &d.cross_bs[i * 6], d.cross_nbs[i]) >= 3:
+                n += 1
+        return n
+    if kind == C_CERDA_MULT:
+        return multiplier(d, pl)
+    if kind == C_PUBLIC_SERVICES:
+        return popcount32(pl.ps_built)
+    if kind == C_NARROW_TILES:
+        return pl.narrow
+    if kind == C_PASSENGER_ADJ2:           # SC10, A26
+        for i in range(NSPACE):
+            if s.passenger[i] == p and built_neighbours(d, s, &d.space_bs[i * 2], d.space_nbs[i]) >= 2:
+                n += 1
+        return n
+    if kind == C_WIDE_TILES:
+        return pl.wide
+    if kind == C_MOD_TOP:
+        for i in range(5):
+            n += pl.mod_up[i]
+        return n
+    if kind == C_PASSENGERS:
+        return pl.passengers
+    if kind == C_COBBLESTONES:
+        return pl.cobbles
+    if kind == C_INTERSECTIONS:
+        return pl.inters
+    if kind == C_EMPTY_MARKER_STACKS:
+        for i in range(5):
+            if pl.markers >= d.marker_empty_at[i]:
+                n += 1
+        return n
+    if kind == C_CORNER_BLOCKS:            # SC17, A28: corners carrying your marker, one per block
+        memset(present, 0, sizeof(present))
+        for i in range(NBSPACE):
+            if d.bs_corner[i] and s.bld_n[i] > 0 and s.bld_mark[i * 3] == p:
+                present[d.bs_block[i]] = 1
+        for i in range(16):
+            n += present[i]
+        return n
+    if kind == C_MOD_TILES:
+        for i in range(5):
+            if pl.mod_tile[i] >= 0:
+                n += 1
+        return n
+    if kind == C_BOTTOM_MARKERS:           # SC19, A25: bottom of the stack on a non-Corner building
+        for i in range(NBSPACE):
+            if not d.bs_corner[i] and s.bld_n[i] > 0 and s.bld_mark[i * 3] == p:
+                n += 1
+        return n
+    return 0
+
+
+# ============================================================================================================
+# 3. legal choices of each decision
+# ============================================================================================================
+
+cdef int tram_reach(const DataC* d, const StateC* s, int p, int sp, int entry, uint64_t visited, int cost,
+                    uint64_t* reach) noexcept nogil:
+    """Tram paths (A16): each step enters a space at the far end of the current one; no space twice; spaces
+    under the mover's own Street tiles are free; at most 2 counted steps."""
+    cdef int e, end, i, nsp, c2
+    for e in range(2):
+        end = d.space_a[sp] if e == 0 else d.space_b[sp]
+        if end == entry:
+            continue
+        for i in range(d.cross_nspaces[end]):
+            nsp = d.cross_spaces[end * 6 + i]
+            if (visited >> nsp) & 1:
+                continue
+            c2 = cost + (0 if s.street_owner[nsp] == p else 1)
+            if c2 > 2:
+                continue
+            reach[0] |= <uint64_t>1 << nsp
+            tram_reach(d, s, p, nsp, end, visited | (<uint64_t>1 << nsp), c2, reach)
+    return 0
+
+cdef inline bint tram_at(const StateC* s, int sp) noexcept nogil:
+    cdef int q
+    for q in range(s.num_players):
+        if s.pl[q].tram == sp:
+            return True
+    return False
+
+cdef int gen_tram(const DataC* d, const StateC* s, int p, action_t* out) noexcept nogil:
+    cdef int n = 0, sp
+    cdef uint64_t reach = 0
+    cdef int start = s.pl[p].tram
+    if start < 0:          # first time: any space without Tram and without Passenger (R81)
+        for sp in range(NSPACE):
+            if not tram_at(s, sp) and s.passenger[sp] < 0:
+                out[n] = A_TRAM + sp
+                n += 1
+        return n
+    tram_reach(d, s, p, start, -1, <uint64_t>1 << start, 0, &reach)
+    for sp in range(NSPACE):
+        if (reach >> sp) & 1 and not tram_at(s, sp):     # may pass Trams, may not end on one (R82)
+            out[n] = A_TRAM + sp
+            n += 1
+    return n
+
+cdef inline int ps_tiles_per_stack(const DataC* d, const StateC* s) noexcept nogil:
+    return d.ps_tiles_2p if s.num_players == 2 else 3
+
+cdef inline int ps_top_index(const DataC* d, const StateC* s, int t) noexcept nogil:
+    """Index into the 3/2/1 stack of the top tile of Public Service type t (R17, R76)."""
+    return ps_tiles_per_stack(d, s) - s.ps_left[t]
+
+cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out) noexcept nogil:
+    """First choices of an action of kind gk for player p; an empty list means it cannot be taken (R35)."""
+    cdef const PlayerC* pl = &s.pl[p]
+    cdef int n = 0, i, k, cost0, t
+    cdef bint free_
+    if gk == GK_COINS:
+        out[0] = A_GAIN_COINS
+        return 1
+    if gk == GK_CLOTH:
+        out[0] = A_GAIN_CLOTH
+        return 1
+    if gk == GK_CERDA:
+        out[0] = A_CERDA
+        return 1
+    if gk == GK_COBBLE or gk == GK_COBBLE_ANYWHERE:
+        if pl.cobbles >= 6:                                       # R48
+            return 0
+        for i in range(NSIDE):
+            if (s.sidewalk >> i) & 1:
+                continue
+            if gk == GK_COBBLE_ANYWHERE or (d.side_adj[i] & s.sidewalk):   # R46, PS5
+                out[n] = A_COBBLE + i
+                n += 1
+        return n
+    if gk == GK_WIDE or gk == GK_NARROW or gk == GK_STREETS:
+        for i in range(NSPACE):
+            if s.street_owner[i] >= 0:
+                continue
+            if d.space_wide[i]:
+                if gk != GK_NARROW and pl.wide < 5:
+                    out[n] = A_STREET + i
+                    n += 1
+            elif gk != GK_WIDE and pl.narrow < 10:
+                out[n] = A_STREET + i
+                n += 1
+        return n
+    if gk == GK_INTERSECTION or gk == GK_INTERSECTION_FREE:
+        if pl.inters >= 5:
+            return 0
+        free_ = gk == GK_INTERSECTION_FREE                        # PS3: every coin cost ignored
+        cost0 = 0 if free_ else d.inter_cost[pl.inters]
+        for i in range(NCROSS):
+            if s.cross_int[i] >= 0:
+                continue
+            if cost0 + (0 if free_ else d.cross_cost[i]) <= pl.coins:   # R57, R58
+                out[n] = A_INTERSECTION + i
+                n += 1
+        return n
+    if gk == GK_MOD_IMPROVE or gk == GK_MOD_IMPROVE_FREE:
+        for k in range(5):
+            if not pl.mod_up[k] and (gk == GK_MOD_IMPROVE_FREE or pl.cloth >= d.mod_raise[k]):   # R66, R67
+                out[n] = A_MOD_IMPROVE + k
+                n += 1
+        return n
+    if gk == GK_MOD_TAKE or gk == GK_MOD_TAKE_FREE:
+        for t in range(NMOD):
+            if not (s.mod_display >> t) & 1:
+                continue
+            for k in range(5):
+                if pl.mod_tile[k] < 0 and (gk == GK_MOD_TAKE_FREE or pl.cloth >= d.mod_take[k]):   # R71, R72
+                    out[n] = A_MOD_TAKE + t * 5 + k
+                    n += 1
+        return n
+    if gk == GK_PS:
+        for t in range(NPS):
+            if s.ps_left[t] > 0 and not (pl.ps_built >> t) & 1 \
+                    and pl.coins >= d.ps_cost[ps_top_index(d, s, t)]:    # R76, R79
+                out[n] = A_PS + t
+                n += 1
+        return n
+    if gk == GK_TRAM or gk == GK_TRAM_COIN_FREE:
+        return gen_tram(d, s, p, out)
+    return 0
+
+cdef inline bint can_place_passenger(const DataC* d, const StateC* s, int p, int sp, int coin_free) noexcept nogil:
+    cdef const PlayerC* pl = &s.pl[p]
+    cdef int k = pl.passengers
+    if k >= 5 or s.passenger[sp] >= 0:                            # R83, A17
+        return False
+    return pl.cloth >= d.pass_cloth[k] and (coin_free or pl.coins >= d.pass_coins[k])   # PS2, A20
+
+cdef int gen_place(const DataC* d, const StateC* s, action_t* out) noexcept nogil:
+    """Place the hand on an empty crossing, paying its printed cost unless an Intersection covers it (R37-R40)."""
+    cdef const PlayerC* pl = &s.pl[s.cur]
+    cdef int n = 0, c, t, size = hand_size(pl), cost
+    if size == 0:
+        return 0
+    for c in range(NCROSS):
+        if s.cross_lo[c] >= 0:
+            continue
+        cost = 0 if s.cross_int[c] >= 0 else d.cross_cost[c]
+        if cost > pl.coins:
+            continue
+        for t in range(NCLASS):
+            if pl.hand[t] > 0:
+                out[n] = A_PLACE + c * 3 + t
+                n += 1
+    return n
+
+cdef int gen_actions(const DataC* d, const StateC* s, action_t* out) noexcept nogil:
+    """Step 1 actions: the vertical, horizontal and (on the diagonal) diagonal street's action, each once (R39)."""
+    cdef int c = s.place_crossing, n = 0, i
+    cdef int col = c % 5, row = c // 5
+    for i in range(3):
+        if (s.streets_used >> i) & 1:
+            continue
+        if i == 0:
+            n += gen_grant(d, s, s.cur, s.street_action[col], out + n)
+        elif i == 1:
+            n += gen_grant(d, s, s.cur, s.street_action[5 + row], out + n)
+        elif col == row:
+            n += gen_grant(d, s, s.cur, s.street_action[10], out + n)
+    return n
+
+cdef int gen_build(const DataC* d, const StateC* s, action_t* out) noexcept nogil:
+    """Construction options (R90-R103): a free or overbuildable space, a tile left, and the required citizens on
+    top of distinct crossings around the space (R92, A5)."""
+    cdef int n = 0, o, bs, ty, lvl, i, c, cls, nu, nm
+    cdef int tops[NCROSS]
+    for c in range(NCROSS):
+        tops[c] = top_citizen(s, c)
+    for o in range(d.nopts):
+        ty = d.opt_type[o]
+        if s.bld_stack[ty] <= 0:
+            continue
+        bs = d.opt_space[o]
+        lvl = s.bld_level[bs]
+        if ty == 0 or ty == 1:
+            if lvl != 0:
+                continue
+        elif lvl >= ty:                    # L2 on empty/L1, L3 on empty/L1/L2; corners never (R101, R103)
+            continue
+        nu = 0
+        nm = 0
+        for i in range(d.bs_ncross[bs]):
+            if (d.opt_mask[o] >> i) & 1:
+                cls = tops[d.bs_cross[bs * 4 + i]]
+                if cls < 0:
+                    nu = -100
+                    break
+                if cls == 2:
+                    nu += 1
+                elif cls == 1:
+                    nm += 1
+        if nu >= d.bld_up[ty] and nm >= d.bld_mid[ty]:
+            out[n] = A_BUILD + o
+            n += 1
+    return n
+
+cdef int gen_frame(const DataC* d, const StateC* s, const FrameC* f, action_t* out) noexcept nogil:
+    """Decisions of the frame on top of the stack (0 = the frame needs no decision and is dropped)."""
+    cdef int n = 0, i, p = f.player
+    cdef const PlayerC* pl = &s.pl[p]
+    if f.kind == FR_GRANT:
+        n = gen_grant(d, s, p, f.a, out)
+        if n > 0:
+            out[n] = A_SKIP
+            n += 1
+        return n
+    if f.kind == FR_NARROW2:
+        if pl.narrow >= 10:
+            return 0
+        for i in range(NSPACE):
+            if s.street_owner[i] < 0 and not d.space_wide[i]:
+                out[n] = A_STREET + i
+                n += 1
+        return n
+    if f.kind == FR_PASSENGER:
+        if not can_place_passenger(d, s, p, f.a, f.b):
+            return 0
+        out[0] = A_PASSENGER
+        out[1] = A_SKIP
+        return 2
+    if f.kind == FR_SAGRADA:
+        if f.a <= 0 or pl.sagrada >= d.sag_spaces - 1:           # steps past the end are lost (A36)
+            return 0
+        out[0] = A_SAG_STEP
+        out[1] = A_SAG_STOP
+        return 2
+    if f.kind == FR_SAG_TILE:
+        for i in range(NSAG):
+            if (s.sag_offer >> i) & 1 and d.sag_level[i] == f.a:
+                out[n] = A_SAG_TILE + i
+                n += 1
+        return n
+    if f.kind == FR_RES:
+        for i in range(f.a + 1):
+            out[i] = A_RES + i
+        return f.a + 1
+    if f.kind == FR_INT_PICK:
+        if f.a <= 0:
+            return 0
+        for i in range(s.pl[p].inters):
+            if not (f.b >> i) & 1:
+                out[n] = A_INT_PICK + i
+                n += 1
+        if n > 0:
+            out[n] = A_INT_DONE
+            n += 1
+        return n
+    return 0
+
+
+# ============================================================================================================
+# 4. applying choices
+# ============================================================================================================
+
+cdef void place_street(const DataC* d, StateC* s, int p, int sp) noexcept nogil:
+    """Covered benefit, then run VP, then the Cerdà bonus of an emptied stack (R52-R55, A44)."""
+    cdef PlayerC* pl = &s.pl[p]
+    cdef int i
+    s.street_owner[sp] = p
+    apply_simple_list(d, s, p, d.space_list[sp], SRC_STREETS)
+    add_vp(s, p, street_rate(d, sp) * street_run(d, s, sp), SRC_STREETS)
+    if d.space_wide[sp]:
+        pl.wide += 1
+        for i in range(3):
+            if d.wide_empty_at[i] == pl.wide:
+                move_cerda(d, s, p, d.wide_empty_cerda[i])
+    else:
+        pl.narrow += 1
+        for i in range(3):
+            if d.narrow_empty_at[i] == pl.narrow:
+                move_cerda(d, s, p, d.narrow_empty_cerda[i])
+
+cdef void apply_grant(const DataC* d, StateC* s, int p, int gk, action_t a) noexcept nogil:
+    """Start an action of kind gk with its first choice a (already known to be legal)."""
+    cdef PlayerC* pl = &s.pl[p]
+    cdef int x, t, k, i, sp, idx
+    if a == A_GAIN_COINS or a == A_GAIN_CLOTH or a == A_CERDA:
+        push_frame(s, FR_EFFECTS, p, 0, 0, SRC_ACTIONS, d.action_list[a - A_GAIN_COINS])
+    elif a < A_STREET:                                            # A_COBBLE
+        x = a - A_COBBLE
+        pl.cobbles += 1                                           # the leftmost one (R46)
+        s.sidewalk |= <uint32_t>1 << x
+        push_frame(s, FR_EFFECTS, p, 0, 0, SRC_SIDEWALK, d.side_list[x])
+    elif a < A_INTERSECTION:
+        sp = a - A_STREET
+        place_street(d, s, p, sp)
+        if not d.space_wide[sp]:
+            push_frame(s, FR_NARROW2, p, 0, 0, 0, 0)              # the second Narrow tile (R50, A14)
+    elif a < A_MOD_IMPROVE:
+        x = a - A_INTERSECTION
+        if gk != GK_INTERSECTION_FREE:
+            pl.coins -= d.inter_cost[pl.inters] + d.cross_cost[x]   # R57, R58
+        s.cross_int[x] = p
+        pl.inters += 1
+        for i in range(d.cross_nspaces[x]):                      # uncovered adjacent benefits (R60)
+            sp = d.cross_spaces[x * 6 + i]
+            if s.street_owner[sp] < 0:
+                apply_simple_list(d, s, p, d.space_list[sp], SRC_INTERSECTIONS)
+    elif a < A_MOD_TAKE:
+        k = a - A_MOD_IMPROVE
+        if gk != GK_MOD_IMPROVE_FREE:
+            pl.cloth -= d.mod_raise[k]
+        pl.mod_up[k] = 1
+    elif a < A_PS:
+        x = a - A_MOD_TAKE
+        t = x // 5
+        k = x % 5
+        if gk != GK_MOD_TAKE_FREE:
+            pl.cloth -= d.mod_take[k]
+        s.mod_display &= ~(<uint32_t>1 << t)
+        pl.mod_tile[k] = t
+        s.reveal_pending += 1                                     # refill the display (R73)
+    elif a < A_TRAM:
+        t = a - A_PS
+        idx = ps_top_index(d, s, t)
+        pl.coins -= d.ps_cost[idx]                                # pay, VP, +2 Cerdà, main benefit (R77, A44)
+        s.ps_left[t] -= 1
+        pl.ps_built |= <int16_t>(1 << t)
+        add_vp(s, p, d.ps_vp[idx], SRC_PUBLIC_SERVICES)
+        push_frame(s, FR_EFFECTS, p, 0, 0, SRC_PUBLIC_SERVICES, d.ps_list[t])
+    else:                                                         # A_TRAM
+        sp = a - A_TRAM
+        pl.tram = sp
+        push_frame(s, FR_PASSENGER, p, sp, 1 if gk == GK_TRAM_COIN_FREE else 0, 0, 0)
+
+cdef int grant_kind_of(const DataC* d, action_t a) noexcept nogil:
+    """The action tile whose first choice is a (used in the actions step)."""
+    if a == A_GAIN_COINS:
+        return GK_COINS
+    if a == A_GAIN_CLOTH:
+        return GK_CLOTH
+    if a == A_CERDA:
+        return GK_CERDA
+    if a < A_STREET:
+        return GK_COBBLE
+    if a < A_INTERSECTION:
+        return GK_WIDE if d.space_wide[a - A_STREET] else GK_NARROW
+    if a < A_MOD_IMPROVE:
+        return GK_INTERSECTION
+    if a < A_MOD_TAKE:
+        return GK_MOD_IMPROVE
+    if a < A_PS:
+        return GK_MOD_TAKE
+    if a < A_TRAM:
+        return GK_PS
+    return GK_TRAM
+
+cdef void apply_action_step(const DataC* d, StateC* s, action_t a) noexcept nogil:
+    cdef int gk, c = s.place_crossing, i, st
+    if a == A_END_ACTIONS:
+        s.phase = PH_BUILD
+        return
+    gk = grant_kind_of(d, a)
+    for i in range(3):                                            # which street of this crossing it belongs to
+        if (s.streets_used >> i) & 1:
+            continue
+        st = c % 5 if i == 0 else (5 + c // 5 if i == 1 else 10)
+        if i == 2 and c % 5 != c // 5:
+            continue
+        if s.street_action[st] == gk:
+            s.streets_used |= <int16_t>(1 << i)
+            break
+    apply_grant(d, s, s.cur, gk, a)
+
+cdef void apply_place(const DataC* d, StateC* s, action_t a) noexcept nogil:
+    cdef int x = a - A_PLACE, c = x // 3, t = x % 3, o
+    cdef PlayerC* pl = &s.pl[s.cur]
+    if s.cross_int[c] < 0:
+        pl.coins -= d.cross_cost[c]                               # paid first (R38); waived by an Intersection (R40)
+    pl.hand[t] -= 1
+    if hand_size(pl) > 0:                                         # two citizens: t on top (R37)
+        for o in range(NCLASS):
+            if pl.hand[o] > 0:
+                break
+        pl.hand[o] -= 1
+        s.cross_lo[c] = o
+        s.cross_hi[c] = t
+    else:                                                         # a single citizen (A2)
+        s.cross_lo[c] = t
+    s.activity = 1
+    s.place_crossing = c
+    s.streets_used = 0
+    s.phase = PH_ACTIONS
+    o = s.cross_int[c]
+    if o >= 0:                                                    # the owner's benefits, own Intersection too (R62, A21)
+        push_frame(s, FR_INT_PICK, o, d.inter_picks[s.pl[o].inters - 1], 0, SRC_INTERSECTIONS, 0)
+
+cdef void apply_build(const DataC* d, StateC* s, action_t a) noexcept nogil:
+    """R93 steps 1-5; the tile's effects and the marker (step 6) run as an effect list."""
+    cdef int o = a - A_BUILD, bs = d.opt_space[o], ty = d.opt_type[o], i, p = s.cur
+    s.bld_stack[ty] -= 1
+    s.bld_level[bs] = 4 if ty == 0 else ty
+    if not (s.bonus_rows >> d.bs_row[bs]) & 1:                   # step 2, A27
+        s.bonus_rows |= <int16_t>(1 << d.bs_row[bs])
+        add_vp(s, p, d.bonus_vp, SRC_BUILDINGS)
+    for i in range(d.bs_ncross[bs]):                              # step 3: the top citizens used
+        if (d.opt_mask[o] >> i) & 1:
+            citizen_to_track(d, s, take_top_citizen(s, d.bs_cross[bs * 4 + i]))
+    add_vp(s, p, lowest_visible_vp(d, s), SRC_BUILDINGS)          # step 4, after covering (R93)
+    s.activity = 1
+    s.phase = PH_END
+    push_frame(s, FR_EFFECTS, p, 0, bs, SRC_BUILDINGS, d.bld_list[ty])
+
+cdef void place_marker(const DataC* d, StateC* s, int p, int bs) noexcept nogil:
+    """Step 6: the leftmost marker goes on top of the stack (R102); none left -> unmarked (R94, A25)."""
+    cdef PlayerC* pl = &s.pl[p]
+    cdef int i
+    if pl.markers >= 8:
+        return
+    s.bld_mark[bs * 3 + s.bld_n[bs]] = p
+    s.bld_n[bs] += 1
+    pl.markers += 1
+    for i in range(5):
+        if d.marker_empty_at[i] == pl.markers:
+            move_cerda(d, s, p, d.marker_empty_cerda)
+
+cdef int blocks_with_marker(const StateC* s, const DataC* d, int p) noexcept nogil:
+    cdef int present[16]
+    cdef int i, k, n = 0
+    memset(present, 0, sizeof(present))
+    for i in range(NBSPACE):
+        for k in range(s.bld_n[i]):
+            if s.bld_mark[i * 3 + k] == p:
+                present[d.bs_block[i]] = 1
+    for i in range(16):
+        n += present[i]
+    return n
+
+cdef void run_effects(const DataC* d, StateC* s) noexcept nogil:
+    """Resume the effect list on top of the stack; stop when a nested decision is pushed (A18, A44)."""
+    cdef FrameC* f = &s.frames[s.nframes - 1]
+    cdef int p = f.player, lst = f.lst, code, amt, src = f.src, bs = f.b
+    while f.a < d.eff_n[lst]:
+        code = d.eff_code[lst * MAX_EFF + f.a]
+        amt = d.eff_amt[lst * MAX_EFF + f.a]
+        f.a += 1
+        if code == E_COIN:
+            gain(d, s, p, amt, 0)
+        elif code == E_CLOTH:
+            gain(d, s, p, 0, amt)
+        elif code == E_VP:
+            add_vp(s, p, amt, src)
+        elif code == E_CERDA:
+            move_cerda(d, s, p, amt)
+        elif code == E_CLOTH_PER_BLOCK:                           # PS1, A35
+            gain(d, s, p, 0, blocks_with_marker(s, d, p))
+        elif code == E_MARKER:
+            place_marker(d, s, p, bs)
+        elif code == E_RES:
+            push_frame(s, FR_RES, p, amt, 0, src, 0)
+            return
+        elif code == E_SAGRADA:
+            push_frame(s, FR_SAGRADA, p, amt, 0, src, 0)
+            return
+        elif code == E_ACT:
+            push_frame(s, FR_GRANT, p, amt, 0, src, 0)
+            return
+        if s.discard_player >= 0:                                 # an overflow is resolved at once
+            return
+    s.nframes -= 1
+
+cdef void apply_frame(const DataC* d, StateC* s, action_t a) noexcept nogil:
+    cdef FrameC* f = &s.frames[s.nframes - 1]
+    cdef int p = f.player, kind = f.kind, fa = f.a, fb = f.b, i, from_, sp
+    cdef PlayerC* pl = &s.pl[p]
+    if kind == FR_GRANT:
+        s.nframes -= 1
+        if a != A_SKIP:
+            apply_grant(d, s, p, fa, a)
+    elif kind == FR_NARROW2:
+        s.nframes -= 1
+        place_street(d, s, p, a - A_STREET)
+    elif kind == FR_PASSENGER:
+        s.nframes -= 1
+        if a == A_PASSENGER:
+            sp = fa
+            i = pl.passengers
+            pl.cloth -= d.pass_cloth[i]
+            if not fb:
+                pl.coins -= d.pass_coins[i]
+            pl.passengers += 1
+            s.passenger[sp] = p
+            if s.street_owner[sp] >= 0:                           # the tile scores again for its owner (R85, A47)
+                add_vp(s, s.street_owner[sp], street_rate(d, sp) * street_run(d, s, sp), SRC_STREETS)
+            push_frame(s, FR_GRANT, p, s.street_action[d.space_street[sp]], 0, SRC_ACTIONS, 0)   # R84, A18
+    elif kind == FR_SAGRADA:
+        if a == A_SAG_STOP:
+            s.nframes -= 1
+        else:
+            f.a -= 1
+            from_ = pl.sagrada
+            pl.sagrada += 1
+            for i in range(3):                                    # passing a tile slot (R119)
+                if d.sag_slot_after[i] == from_:
+                    push_frame(s, FR_SAG_TILE, p, d.sag_slot_level[i], i, SRC_SAGRADA, 0)
+    elif kind == FR_SAG_TILE:
+        s.nframes -= 1
+        i = a - A_SAG_TILE
+        s.sag_offer &= ~(<uint32_t>1 << i)
+        pl.sag_tile[fb] = i
+        push_frame(s, FR_EFFECTS, p, 0, 0, SRC_SAGRADA, d.sag_list[i])
+    elif kind == FR_RES:
+        s.nframes -= 1
+        i = a - A_RES
+        gain(d, s, p, i, fa - i)
+    elif kind == FR_INT_PICK:
+        if a == A_INT_DONE:
+            s.nframes -= 1
+        else:
+            i = a - A_INT_PICK
+            f.a -= 1
+            f.b |= <int8_t>(1 << i)
+            apply_simple_list(d, s, p, d.inter_list[i], SRC_INTERSECTIONS)
+
+
+# ============================================================================================================
+# 5. end of turn: Cerdà scorings, refresh, draws, game end
+# ============================================================================================================
+
+cdef void score_section(const DataC* d, StateC* s, int sec) noexcept nogil:
+    """All players score the section's tile times their multiplier (R107-R110)."""
+    cdef int p, cond = s.cerda_tile[sec]
+    for p in range(s.num_players):
+        add_vp(s, p, d.cond_vp[cond] * condition_count(d, s, cond, p) * multiplier(d, &s.pl[p]),
+               SRC_CERDA_SCORING)
+    s.scored |= <int16_t>(1 << sec)
+    s.scorings += 1
+    if (d.cerda_reset_mask >> (s.scorings - 1)) & 1:              # R110, A12: only markers above the start
+        for p in range(s.num_players):
+            if s.pl[p].cerda > d.cerda_start:
+                s.pl[p].cerda = d.cerda_start
+    s.refresh_pending += 1                                        # R111
+    if sec == 2:
+        s.end_triggered = 1                                       # R122
+
+cdef void end_of_turn_scoring(const DataC* d, StateC* s) noexcept nogil:
+    """One check per turn, after construction (A8); sections in order (A9); scored sections never again (A10)."""
+    cdef int sec, k
+    for sec in range(3):
+        if (s.scored >> sec) & 1:
+            continue
+        for k in range(NCLASS):
+            if (s.track[k] >> d.track_mark[k * 3 + sec]) & 1:
+                score_section(d, s, sec)
+                break
+
+cdef void final_scoring(const DataC* d, StateC* s) noexcept nogil:
+    """R124: cobblestones, passengers, each Modernisme tile x its marker's multiplier."""
+    cdef int p, k, t, cond
+    cdef PlayerC* pl
+    for p in range(s.num_players):
+        pl = &s.pl[p]
+        if pl.cobbles > 0:
+            add_vp(s, p, d.cobble_vp[pl.cobbles - 1], SRC_FINAL_COBBLESTONES)
+        if pl.passengers > 0:
+            add_vp(s, p, d.pass_vp[pl.passengers - 1], SRC_FINAL_PASSENGERS)
+        for k in range(5):
+            t = pl.mod_tile[k]
+            if t >= 0:
+                cond = d.mod_cond[t]
+                add_vp(s, p, d.cond_vp[cond] * condition_count(d, s, cond, p)
+                       * (d.mod_top[k] if pl.mod_up[k] else d.mod_bottom[k]), SRC_FINAL_MODERNISME)
+    s.phase = PH_OVER
+
+cdef void next_turn(const DataC* d, StateC* s) noexcept nogil:
+    s.pl[s.cur].turns += 1
+    if s.cur == s.num_players - 1:
+        # Equal turns (R123, A41). A round in which nobody placed, built or drew cannot change anything,
+        # so the game would never end: it ends now (engine safety rule extending A2).
+        if s.end_triggered or not s.activity:
+            final_scoring(d, s)
+            return
+        s.activity = 0
+    s.cur = (s.cur + 1) % s.num_players
+    s.phase = PH_PLACE
+    s.place_crossing = -1
+    s.streets_used = 0
+
+cdef void settle(const DataC* d, StateC* s) noexcept nogil:
+    """Run everything that needs no decision, until a decision, a chance node or the end."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef PlayerC* pl
+    cdef int over, kind
+    while True:
+        if s.phase == PH_OVER:
+            return
+        if s.discard_player >= 0:                                 # Warehouse overflow (R43, A39)
+            pl = &s.pl[s.discard_player]
+            over = pl.coins + pl.cloth - capacity(d, pl)
+            if over <= 0:
+                s.discard_player = -1
+            elif pl.coins == 0:
+                pl.cloth -= over
+            elif pl.cloth == 0:
+                pl.coins -= over
+            else:
+                return
+            continue
+        if s.reveal_pending > 0:                                  # refill the display (R73, A32)
+            if popcount32(s.mod_display) >= d.display_size:
+                s.reveal_pending = 0
+                continue
+            if s.mod_stack == 0:
+                s.mod_stack = s.mod_discard
+                s.mod_discard = 0
+            if s.mod_stack == 0:
+                s.reveal_pending = 0
+                continue
+            return
+        if s.nframes > 0:
+            kind = s.frames[s.nframes - 1].kind
+            if kind == FR_EFFECTS:
+                run_effects(d, s)
+                continue
+            if gen_frame(d, s, &s.frames[s.nframes - 1], buf) == 0:
+                s.nframes -= 1
+                continue
+            return
+        if s.phase == PH_PLACE:
+            if gen_place(d, s, buf) == 0:                         # nothing to place, or nowhere (A1, A2)
+                s.phase = PH_BUILD
+                continue
+            return
+        if s.phase == PH_ACTIONS:
+            if gen_actions(d, s, buf) == 0:
+                s.phase = PH_BUILD
+                continue
+            return
+        if s.phase == PH_BUILD:
+            if gen_build(d, s, buf) == 0:
+                s.phase = PH_END
+                continue
+            return
+        if s.phase == PH_END:
+            end_of_turn_scoring(d, s)
+            s.phase = PH_REFRESH
+            continue
+        if s.phase == PH_REFRESH:
+            if s.refresh_pending > 0:                             # discard the display, reveal a new one (R111)
+                s.refresh_pending -= 1
+                s.mod_discard |= s.mod_display
+                s.mod_display = 0
+                s.reveal_pending = d.display_size
+                continue
+            s.phase = PH_DRAW
+            s.draws_left = imax(0, 2 - hand_size(&s.pl[s.cur]))   # refill to 2; a skipped hand stays (A1)
+            continue
+        if s.phase == PH_DRAW:
+            if s.draws_left > 0 and bag_size(s) > 0:
+                return
+            s.draws_left = 0
+            next_turn(d, s)
+            continue
+        return
+
+
+# ============================================================================================================
+# 6. the C API
+# ============================================================================================================
+
+cdef int state_current_player(const DataC* d, const StateC* s) noexcept nogil:
+    if s.phase == PH_OVER:
+        return TERMINAL
+    if s.discard_player >= 0:
+        return s.discard_player
+    if s.reveal_pending > 0:
+        return CHANCE
+    if s.nframes > 0:
+        return s.frames[s.nframes - 1].player
+    if s.phase == PH_DRAW:
+        return CHANCE
+    return s.cur
+
+cdef int state_chance_outcomes(const DataC* d, const StateC* s, action_t* out, double* prob) noexcept nogil:
+    cdef int n = 0, k, total
+    if s.phase == PH_OVER or s.discard_player >= 0:
+        return 0
+    if s.reveal_pending > 0:
+        total = popcount32(s.mod_stack)
+        for k in range(NMOD):
+            if (s.mod_stack >> k) & 1:
+                out[n] = A_REVEAL + k
+                if prob != NULL:
+                    prob[n] = 1.0 / total
+                n += 1
+        return n
+    if s.nframes == 0 and s.phase == PH_DRAW:
+        total = bag_size(s)
+        for k in range(NCLASS):
+            if s.bag[k] > 0:
+                out[n] = A_DRAW + k
+                if prob != NULL:
+                    prob[n] = <double>s.bag[k] / total
+                n += 1
+    return n
+
+cdef int state_legal_actions(const DataC* d, const StateC* s, action_t* out) noexcept nogil:
+    """Ascending ids of the decision (or chance outcomes) at hand."""
+    cdef int n, i, j
+    cdef action_t tmp
+    cdef int cp = state_current_player(d, s)
+    if cp == TERMINAL:
+        return 0
+    if cp == CHANCE:
+        return state_chance_outcomes(d, s, out, NULL)
+    if s.discard_player >= 0:
+        out[0] = A_DISCARD_COIN
+        out[1] = A_DISCARD_CLOTH
+        return 2
+    if s.nframes > 0:
+        n = gen_frame(d, s, &s.frames[s.nframes - 1], out)
+    elif s.phase == PH_PLACE:
+        n = gen_place(d, s, out)
+    elif s.phase == PH_ACTIONS:
+        n = gen_actions(d, s, out)
+        out[n] = A_END_ACTIONS
+        n += 1
+    elif s.phase == PH_BUILD:
+        n = gen_build(d, s, out)
+    else:
+        n = 0
+    for i in range(1, n):                                         # insertion sort: lists are short, nearly sorted
+        tmp = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > tmp:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = tmp
+    return n
+
+cdef bint state_is_legal(const DataC* d, const StateC* s, action_t a) noexcept nogil:
+    cdef action_t buf[MAX_LEGAL]
+    cdef int n = state_legal_actions(d, s, buf), i
+    for i in range(n):
+        if buf[i] == a:
+            return True
+    return False
+
+cdef void state_apply(const DataC* d, StateC* s, action_t a) noexcept nogil:
+    """Apply a legal action (unchecked) and settle."""
+    cdef PlayerC* pl
+    if a >= A_REVEAL:
+        s.mod_stack &= ~(<uint32_t>1 << (a - A_REVEAL))
+        s.mod_display |= <uint32_t>1 << (a - A_REVEAL)
+        s.reveal_pending -= 1
+    elif a >= A_DRAW:
+        s.bag[a - A_DRAW] -= 1
+        s.pl[s.cur].hand[a - A_DRAW] += 1
+        s.draws_left -= 1
+        s.activity = 1
+    elif a == A_DISCARD_COIN or a == A_DISCARD_CLOTH:
+        pl = &s.pl[s.discard_player]
+        if a == A_DISCARD_COIN:
+            pl.coins -= 1
+        else:
+            pl.cloth -= 1
+    elif s.nframes > 0:
+        apply_frame(d, s, a)
+    elif s.phase == PH_PLACE:
+        apply_place(d, s, a)
+    elif s.phase == PH_ACTIONS:
+        apply_action_step(d, s, a)
+    elif s.phase == PH_BUILD:
+        apply_build(d, s, a)
+    settle(d, s)
+
+cdef action_t state_sample_chance(const DataC* d, const StateC* s, uint64_t* rng) noexcept nogil:
+    cdef int k, r
+    if s.reveal_pending > 0:
+        r = <int>rand_below(rng, popcount32(s.mod_stack))
+        for k in range(NMOD):
+            if (s.mod_stack >> k) & 1:
+                if r == 0:
+                    return A_REVEAL + k
+                r -= 1
+    r = <int>rand_below(rng, bag_size(s))
+    for k in range(NCLASS):
+        if r < s.bag[k]:
+            return A_DRAW + k
+        r -= s.bag[k]
+    return A_DRAW
+
+cdef int state_playout(const DataC* d, StateC* s, uint64_t* rng) noexcept nogil:
+    """Uniformly random legal play to the end; chance sampled. Returns the number of actions applied."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef int n, cp, count = 0
+    while True:
+        cp = state_current_player(d, s)
+        if cp == TERMINAL:
+            return count
+        if cp == CHANCE:
+            state_apply(d, s, state_sample_chance(d, s, rng))
+        else:
+            n = state_legal_actions(d, s, buf)
+            state_apply(d, s, buf[rand_below(rng, n)])
+        count += 1
+
+cdef void state_returns(const DataC* d, const StateC* s, double* out) noexcept nogil:
+    """Win share per player: most VP, then tie-breakers (R127, A42); a remaining tie splits the win."""
+    cdef int p, q, better, nwin = 0
+    for p in range(s.num_players):
+        out[p] = 0.0
+    if s.phase != PH_OVER:
+        return
+    for p in range(s.num_players):
+        better = 0
+        for q in range(s.num_players):
+            if q != p and tiebreak_cmp(s, q, p) > 0:
+                better = 1
+                break
+        if not better:
+            out[p] = 1.0
+            nwin += 1
+    for p in range(s.num_players):
+        out[p] /= nwin
+
+cdef inline int tiebreak_cmp(const StateC* s, int a, int b) noexcept nogil:
+    """>0 when player a ranks above b: VP, Cerdà index, Sagrada index, Building markers placed."""
+    cdef const PlayerC* x = &s.pl[a]
+    cdef const PlayerC* y = &s.pl[b]
+    if x.score != y.score:
+        return 1 if x.score > y.score else -1
+    if x.cerda != y.cerda:
+        return 1 if x.cerda > y.cerda else -1
+    if x.sagrada != y.sagrada:
+        return 1 if x.sagrada > y.sagrada else -1
+    if x.markers != y.markers:
+        return 1 if x.markers > y.markers else -1
+    return 0
+
+cdef void state_determinize(const DataC* d, StateC* s, int viewpoint, uint64_t* rng) noexcept nogil:
+    """Resample every hand but the viewpoint's from the unseen pool (bag + those hands); sizes are public (A6).
+    The bag order and the Modernisme stack order need no sampling: they are drawn at chance nodes."""
+    cdef int pool[NCLASS]
+    cdef int p, k, h, i, r, total
+    for k in range(NCLASS):
+        pool[k] = s.bag[k]
+    for p in range(s.num_players):
+        if p != viewpoint:
+            for k in range(NCLASS):
+                pool[k] += s.pl[p].hand[k]
+    for p in range(s.num_players):
+        if p == viewpoint:
+            continue
+        h = hand_size(&s.pl[p])
+        for k in range(NCLASS):
+            s.pl[p].hand[k] = 0
+        for i in range(h):
+            total = pool[0] + pool[1] + pool[2]
+            r = <int>rand_below(rng, total)
+            k = 0
+            while r >= pool[k]:
+                r -= pool[k]
+                k += 1
+            pool[k] -= 1
+            s.pl[p].hand[k] += 1
+    for k in range(NCLASS):
+        s.bag[k] = pool[k]
+
+cdef uint64_t fnv1a(const uint8_t* b, size_t n) noexcept nogil:
+    cdef uint64_t h = <uint64_t>0xcbf29ce484222325
+    cdef size_t i
+    for i in range(n):
+        h ^= b[i]
+        h *= <uint64_t>0x100000001b3
+    return h
+
+cdef uint64_t state_hash(const StateC* s) noexcept nogil:
+    return fnv1a(<const uint8_t*>s, sizeof(StateC))
+
+cdef void observation_state(const StateC* s, int player, StateC* out) noexcept nogil:
+    """What `player` may know: other hands reduced to their sizes, the bag replaced by the unseen pool."""
+    cdef int p, k, h
+    memcpy(out, s, sizeof(StateC))
+    for p in range(s.num_players):
+        if p == player:
+            continue
+        h = hand_size(&s.pl[p])
+        for k in range(NCLASS):
+            out.bag[k] += s.pl[p].hand[k]
+            out.pl[p].hand[k] = 0
+        out.pl[p].hand[0] = h
+        out.pl[p].hand[1] = -1
+        out.pl[p].hand[2] = -1
+
+cdef uint64_t state_observation_hash(const StateC* s, int player) noexcept nogil:
+    cdef StateC tmp
+    observation_state(s, player, &tmp)
+    return state_hash(&tmp)
+
+
+# ============================================================================================================
+# 7. setup
+# ============================================================================================================
+
+cdef void shuffle_ints(int* a, int n, uint64_t* rng) noexcept nogil:
+    cdef int i, j, t
+    for i in range(n - 1, 0, -1):
+        j = <int>rand_below(rng, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+cdef void draw_citizen_to_hand(StateC* s, int p, uint64_t* rng) noexcept nogil:
+    cdef int r = <int>rand_below(rng, bag_size(s)), k = 0
+    while r >= s.bag[k]:
+        r -= s.bag[k]
+        k += 1
+    s.bag[k] -= 1
+    s.pl[p].hand[k] += 1
+
+cdef void state_setup(const DataC* d, StateC* s, int nplayers, uint64_t seed, bint printed) noexcept nogil:
+    """Game setup (R10-R32) from a seed: action tiles (or the printed layout, R11), track prefill (R12), Cerdà
+    tiles and the matching Modernisme removals (R14, R15), the display (R16), Public Services (R17, R18), the
+    player boards (R22-R30) and the first draws (R32)."""
+    cdef uint64_t rng = seed
+    cdef int perm[16]
+    cdef int i, k, p, t, cond
+    cdef uint32_t pre
+    memset(s, 0, sizeof(StateC))
+    s.num_players = nplayers
+    s.place_crossing = -1
+    s.discard_player = -1
+    s.phase = PH_PLACE
+    for i in range(NSTREET):
+        perm[i] = i
+    if printed:
+        for i in range(NSTREET):
+            s.street_action[i] = d.printed_setup[i]
+    else:
+        shuffle_ints(perm, NSTREET, &rng)
+        for i in range(NSTREET):
+            s.street_action[i] = perm[i]
+    for i in range(NCROSS):
+        s.cross_lo[i] = -1
+        s.cross_hi[i] = -1
+        s.cross_int[i] = -1
+    for i in range(NSPACE):
+        s.street_owner[i] = -1
+        s.passenger[i] = -1
+    for i in range(60):
+        s.bld_mark[i] = -1
+    for i in range(4):
+        s.bld_stack[i] = d.bld_count[i]
+    for k in range(NCLASS):
+        pre = 0
+        if nplayers == 3:
+            pre = d.prefill3[k]
+        elif nplayers == 2:
+            pre = d.prefill2[k]
+        s.track[k] = pre
+        s.bag[k] = d.citizens[k] - popcount32(pre)
+    for i in range(14):
+        perm[i] = i
+    shuffle_ints(perm, 14, &rng)
+    for i in range(3):
+        s.cerda_tile[i] = d.cerda_cond[perm[i]]
+    for t in range(NMOD):
+        cond = d.mod_cond[t]
+        if cond != s.cerda_tile[0] and cond != s.cerda_tile[1] and cond != s.cerda_tile[2]:
+            s.mod_stack |= <uint32_t>1 << t                       # the twins of the Cerdà tiles stay in the box
+    for i in range(d.display_size):
+        if s.mod_stack == 0:
+            break
+        k = <int>rand_below(&rng, popcount32(s.mod_stack))
+        for t in range(NMOD):
+            if (s.mod_stack >> t) & 1:
+                if k == 0:
+                    s.mod_stack &= ~(<uint32_t>1 << t)
+                    s.mod_display |= <uint32_t>1 << t
+                    break
+                k -= 1
+    for i in range(NPS):
+        perm[i] = i
+        s.ps_left[i] = -1
+    shuffle_ints(perm, NPS, &rng)
+    for i in range(d.ps_in_play):
+        s.ps_left[perm[i]] = ps_tiles_per_stack(d, s)
+    s.sag_offer = (<uint32_t>1 << NSAG) - 1
+    s.sidewalk = d.side_pre
+    for p in range(MAX_PLAYERS):
+        s.pl[p].tram = -1
+        for i in range(5):
+            s.pl[p].mod_tile[i] = -1
+        for i in range(3):
+            s.pl[p].sag_tile[i] = -1
+        if p < nplayers:
+            s.pl[p].coins = d.start_coins
+            s.pl[p].cloth = d.start_cloth
+            s.pl[p].cerda = d.cerda_start
+    for p in range(nplayers):
+        for i in range(2):
+            draw_citizen_to_hand(s, p, &rng)
+    settle(d, s)
+
+
+# ============================================================================================================
+# 8. Python classes
+# ============================================================================================================
+
+cdef void _copy_ints(int8_t* dst, object src, int n, int fill=0):
+    cdef int i
+    for i in range(n):
+        dst[i] = src[i] if i < len(src) else fill
+
+cdef class GameData:
+    """One edition's tables in C (built from a validated tables.Edition). Immutable after construction."""
+
+    def __cinit__(self, edition):
+        cdef DataC* d = &self.c
+        cdef int i, j, k
+        memset(d, 0, sizeof(DataC))
+        self.edition = edition
+        t = edition.t
+        _copy_ints(d.space_wide, t["space_wide"], NSPACE)
+        _copy_ints(d.space_a, t["space_a"], NSPACE)
+        _copy_ints(d.space_b, t["space_b"], NSPACE)
+        _copy_ints(d.space_street, t["space_street"], NSPACE)
+        _copy_ints(d.space_pos, t["space_pos"], NSPACE)
+        _copy_ints(d.space_list, t["space_list"], NSPACE)
+        _copy_ints(d.space_nbs, t["space_nbs"], NSPACE)
+        _copy_ints(d.space_bs, t["space_bs"], NSPACE * 2)
+        _copy_ints(d.street_space, t["street_space"], NSTREET * 4)
+        _copy_ints(d.cross_nspaces, t["cross_nspaces"], NCROSS)
+        _copy_ints(d.cross_spaces, t["cross_spaces"], NCROSS * 6)
+        _copy_ints(d.cross_cost, t["cross_cost"], NCROSS)
+        _copy_ints(d.cross_nbs, t["cross_nbs"], NCROSS)
+        _copy_ints(d.cross_bs, t["cross_bs"], NCROSS * 6)
+        _copy_ints(d.bs_corner, t["bs_corner"], NBSPACE)
+        _copy_ints(d.bs_block, t["bs_block"], NBSPACE)
+        _copy_ints(d.bs_row, t["bs_row"], NBSPACE)
+        _copy_ints(d.bs_ncross, t["bs_ncross"], NBSPACE)
+        _copy_ints(d.bs_cross, t["bs_cross"], NBSPACE * 4)
+        d.run_vp_wide = t["run_vp_wide"]
+        d.run_vp_narrow = t["run_vp_narrow"]
+        lists = edition.effect_lists
+        if len(lists) > MAX_LISTS:
+            raise BarcelonaError("too many effect lists")
+        d.nlists = len(lists)
+        for i, lst in enumerate(lists):
+            d.eff_n[i] = len(lst)
+            for j, (code, amt) in enumerate(lst):
+                d.eff_code[i * MAX_EFF + j] = code
+                d.eff_amt[i * MAX_EFF + j] = amt
+        for i in range(3):
+            d.action_list[i] = t["action_list"][i]
+        _copy_ints(d.printed_setup, t["printed_setup"], NSTREET)
+        _copy_ints(d.citizens, t["citizens"], NCLASS)
+        for k in range(NCLASS):
+            d.track_len[k] = t["track_len"][k]
+            for i, v in enumerate(t["track_vp"][k]):
+                d.track_vp[k * MAX_TRACK + i] = v
+            for i in range(3):
+                d.track_mark[k * 3 + i] = t["track_mark"][k][i]
+            d.prefill3[k] = t["prefill3"][k]
+            d.prefill2[k] = t["prefill2"][k]
+        d.cerda_spaces = len(t["cerda_mult"])
+        _copy_ints(d.cerda_mult, t["cerda_mult"], d.cerda_spaces)
+        d.cerda_start = t["cerda_start"]
+        d.cerda_overflow_vp = t["cerda_overflow_vp"]
+        d.cerda_reset_mask = t["cerda_reset_mask"]
+        d.side_pre = t["side_pre"]
+        for i in range(NSIDE):
+            d.side_adj[i] = t["side_adj"][i]
+            d.side_list[i] = t["side_list"][i]
+        d.wh_free = t["wh_free"]
+        _copy_ints(d.cobble_vp, t["cobble_vp"], 6)
+        d.start_coins = t["start_coins"]
+        d.start_cloth = t["start_cloth"]
+        _copy_ints(d.inter_cost, t["inter_cost"], 5)
+        for i in range(5):
+            d.inter_list[i] = t["inter_list"][i]
+        _copy_ints(d.inter_picks, t["inter_picks"], 5)
+        _copy_ints(d.pass_coins, t["pass_coins"], 5)
+        _copy_ints(d.pass_cloth, t["pass_cloth"], 5)
+        _copy_ints(d.pass_vp, t["pass_vp"], 5)
+        _copy_ints(d.mod_take, t["mod_take"], 5)
+        _copy_ints(d.mod_raise, t["mod_raise"], 5)
+        _copy_ints(d.mod_bottom, t["mod_bottom"], 5)
+        _copy_ints(d.mod_top, t["mod_top"], 5)
+        _copy_ints(d.narrow_empty_at, t["narrow_empty_at"], 3)
+        _copy_ints(d.narrow_empty_cerda, t["narrow_empty_cerda"], 3)
+        _copy_ints(d.wide_empty_at, t["wide_empty_at"], 3)
+        _copy_ints(d.wide_empty_cerda, t["wide_empty_cerda"], 3)
+        _copy_ints(d.marker_empty_at, t["marker_empty_at"], 5)
+        d.marker_empty_cerda = t["marker_empty_cerda"]
+        d.sag_spaces = t["sag_spaces"]
+        _copy_ints(d.sag_slot_after, t["sag_slot_after"], 3)
+        _copy_ints(d.sag_slot_level, t["sag_slot_level"], 3)
+        d.ncond = len(t["cond_kind"])
+        _copy_ints(d.cond_kind, t["cond_kind"], d.ncond)
+        _copy_ints(d.cond_vp, t["cond_vp"], d.ncond)
+        _copy_ints(d.mod_cond, t["mod_cond"], NMOD)
+        _copy_ints(d.cerda_cond, t["cerda_cond"], 14)
+        d.display_size = t["display_size"]
+        _copy_ints(d.sag_level, t["sag_level"], NSAG)
+        for i in range(NSAG):
+            d.sag_list[i] = t["sag_list"][i]
+        _copy_ints(d.bld_count, t["bld_count"], 4)
+        _copy_ints(d.bld_any, t["bld_any"], 4)
+        _copy_ints(d.bld_mid, t["bld_mid"], 4)
+        _copy_ints(d.bld_up, t["bld_up"], 4)
+        for i in range(4):
+            d.bld_list[i] = t["bld_list"][i]
+        d.bonus_vp = t["bonus_vp"]
+        d.ps_in_play = t["ps_in_play"]
+        _copy_ints(d.ps_cost, t["ps_cost"], 3)
+        _copy_ints(d.ps_vp, t["ps_vp"], 3)
+        d.ps_tiles_2p = t["ps_tiles_2p"]
+        for i in range(NPS):
+            d.ps_list[i] = t["ps_list"][i]
+        d.nopts = len(t["opt_space"])
+        _copy_ints(d.opt_space, t["opt_space"], d.nopts)
+        _copy_ints(d.opt_type, t["opt_type"], d.nopts)
+        _copy_ints(d.opt_mask, t["opt_mask"], d.nopts)
+
+    @property
+    def name(self):
+        return self.edition.name
+
+
+_DATA_CACHE = {}
+
+def game_data(edition="default"):
+    """The C tables of an edition (built once per edition and cached)."""
+    from .tables import load_edition
+    ed = load_edition(edition)
+    key = id(ed)
+    if key not in _DATA_CACHE:
+        _DATA_CACHE[key] = GameData(ed)
+    return _DATA_CACHE[key]
+
+
+cdef class State:
+    """A game of Barcelona: the C state plus an undo history (OpenSpiel's State contract; see DESIGN.md)."""
+
+    def __cinit__(self):
+        self.hist = NULL
+        self.hist_actions = NULL
+        self.nhistory = 0
+        self.cap = 0
+
+    def __dealloc__(self):
+        free(self.hist)
+        free(self.hist_actions)
+
+    cdef void _push_history(self, action_t a) except *:
+        cdef int newcap
+        cdef StateC* hist
+        cdef action_t* acts
+        if self.nhistory == self.cap:
+            newcap = 64 if self.cap == 0 else self.cap * 2
+            hist = <StateC*>realloc(self.hist, newcap * sizeof(StateC))
+            if hist == NULL:
+                raise MemoryError()
+            self.hist = hist
+            acts = <action_t*>realloc(self.hist_actions, newcap * sizeof(action_t))
+            if acts == NULL:
+                raise MemoryError()
+            self.hist_actions = acts
+            self.cap = newcap
+        memcpy(&self.hist[self.nhistory], &self.c, sizeof(StateC))
+        self.hist_actions[self.nhistory] = a
+        self.nhistory += 1
+
+    @staticmethod
+    def new(int players=4, seed=0, edition="default", setup="random"):
+        """A new game: `players` 2..4, every random setup choice from `seed`; setup "random" or "printed" (R11)."""
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
+        if setup not in ("random", "printed"):
+            raise BarcelonaError(f"setup must be 'random' or 'printed', not {setup!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise BarcelonaError(f"seed must be a non-negative integer, not {seed!r}")
+        cdef State st = State.__new__(State)
+        st.data = game_data(edition)
+        state_setup(&st.data.c, &st.c, players, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), setup == "printed")
+        return st
+
+    # -- the contract ---------------------------------------------------------------------------------
+    @property
+    def num_players(self):
+        return self.c.num_players
+
+    @property
+    def edition(self):
+        return self.data.edition.name
+
+    @property
+    def game_data(self):
+        return self.data
+
+    def current_player(self):
+        """Seat that decides now; CHANCE (-1) at a chance node; TERMINAL (-4) at the end."""
+        return state_current_player(&self.data.c, &self.c)
+
+    def is_chance_node(self):
+        return state_current_player(&self.data.c, &self.c) == CHANCE
+
+    def is_terminal(self):
+        return self.c.phase == PH_OVER
+
+    def legal_actions(self):
+        cdef action_t buf[MAX_LEGAL]
+        cdef int n = state_legal_actions(&self.data.c, &self.c, buf)
+        return [buf[i] for i in range(n)]
+
+    def chance_outcomes(self):
+        """[(action, probability), ...] at a chance node, else []."""
+        cdef action_t buf[MAX_LEGAL]
+        cdef double prob[MAX_LEGAL]
+        cdef int n = state_chance_outcomes(&self.data.c, &self.c, buf, prob)
+        return [(buf[i], prob[i]) for i in range(n)]
+
+    def apply(self, action):
+        """Apply a legal action id; an illegal one raises IllegalActionError and changes nothing."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            raise IllegalActionError(f"an action is an integer id, not {action!r}")
+        if not 0 <= action < NUM_ACTIONS or not state_is_legal(&self.data.c, &self.c, <action_t>action):
+            raise IllegalActionError(self._illegal_message(action))
+        self._push_history(<action_t>action)
+        state_apply(&self.data.c, &self.c, <action_t>action)
+
+    def _illegal_message(self, action):
+        from .notation import describe_action_id
+        if self.c.phase == PH_OVER:
+            return f"action {action} is illegal: the game is over"
+        legal = self.legal_actions()
+        what = describe_action_id(action)
+        return (f"action {action} ({what}) is illegal here; {len(legal)} legal actions for "
+                f"{'chance' if self.is_chance_node() else 'player %d' % self.current_player()}")
+
+    def undo(self):
+        """Undo the last apply exactly (the state is restored bit for bit)."""
+        if self.nhistory == 0:
+            raise BarcelonaError("nothing to undo")
+        self.nhistory -= 1
+        memcpy(&self.c, &self.hist[self.nhistory], sizeof(StateC))
+
+    def history(self):
+        """The actions applied since this state was created or loaded, oldest first."""
+        return [self.hist_actions[i] for i in range(self.nhistory)]
+
+    def clone(self):
+        """An independent copy (history included)."""
+        cdef State st = State.__new__(State)
+        st.data = self.data
+        memcpy(&st.c, &self.c, sizeof(StateC))
+        for i in range(self.nhistory):
+            st._push_history(self.hist_actions[i])
+            memcpy(&st.hist[i], &self.hist[i], sizeof(StateC))
+        return st
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def hash(self):
+        """64-bit hash of the whole state (hidden hands included)."""
+        return state_hash(&self.c)
+
+    def observation_hash(self, int player):
+        """64-bit hash of what `player` may know (A6); equal for states that differ only in hidden hands."""
+        self._check_seat(player)
+        return state_observation_hash(&self.c, player)
+
+    def _check_seat(self, player):
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.c.num_players:
+            raise PlayerCountError(f"no seat {player!r} in a {self.c.num_players}-player game")
+
+    def scores(self):
+        """VP of each player (final scores once the game is over)."""
+        return [self.c.pl[p].score for p in range(self.c.num_players)]
+
+    def score_breakdown(self):
+        """Per player, a dict of VP by source (see SOURCES)."""
+        return [{SOURCES[k]: self.c.pl[p].vp_src[k] for k in range(NSRC)} for p in range(self.c.num_players)]
+
+    def returns(self):
+        """Win share per player at the end (ties after the tie-breakers split the win), zeros before."""
+        cdef double out[MAX_PLAYERS]
+        state_returns(&self.data.c, &self.c, out)
+        return [out[p] for p in range(self.c.num_players)]
+
+    def condition_count(self, cond, int player):
+        """How many times `player` fulfils a scoring condition ('SC05' or its index)."""
+        self._check_seat(player)
+        names = [n.split()[0] for n in self.data.edition.t["cond_names"]]
+        idx = names.index(cond) if isinstance(cond, str) else int(cond)
+        return condition_count(&self.data.c, &self.c, idx, player)
+
+    def determinize(self, int viewpoint, seed):
+        """A full state consistent with what `viewpoint` knows: other hands resampled from the unseen pool."""
+        self._check_seat(viewpoint)
+        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        st = self.clone()
+        state_determinize(&self.data.c, &(<State>st).c, viewpoint, &rng)
+        return st
+
+    def playout(self, seed):
+        """Uniformly random legal play from here to the end, in C, on a copy; returns the final scores."""
+        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        cdef StateC tmp
+        memcpy(&tmp, &self.c, sizeof(StateC))
+        with nogil:
+            state_playout(&self.data.c, &tmp, &rng)
+        return [tmp.pl[p].score for p in range(tmp.num_players)]
+
+    def random_games(self, int n, seed):
+        """Play n random games from here in C (benchmarks); returns the total number of actions applied."""
+        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        cdef StateC tmp
+        cdef long long total = 0
+        cdef int i
+        with nogil:
+            for i in range(n):
+                memcpy(&tmp, &self.c, sizeof(StateC))
+                total += state_playout(&self.data.c, &tmp, &rng)
+        return total
+
+    def apply_undo_walk(self, int n, seed):
+        """n random applies each followed by an undo-by-copy (benchmarks); returns n."""
+        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        cdef StateC tmp, saved
+        cdef action_t buf[MAX_LEGAL]
+        cdef int i, k, cnt
+        memcpy(&tmp, &self.c, sizeof(StateC))
+        with nogil:
+            for i in range(n):
+                if tmp.phase == PH_OVER:
+                    memcpy(&tmp, &self.c, sizeof(StateC))
+                cnt = state_legal_actions(&self.data.c, &tmp, buf)
+                k = <int>rand_below(&rng, cnt)
+                memcpy(&saved, &tmp, sizeof(StateC))
+                state_apply(&self.data.c, &tmp, buf[k])
+                memcpy(&tmp, &saved, sizeof(StateC))
+                state_apply(&self.data.c, &tmp, buf[k])
+        return n
+
+    def perft(self, int depth):
+        """Number of action sequences of length `depth` (chance outcomes counted as actions)."""
+        cdef StateC saved
+        if depth == 0:
+            return 1
+        acts = self.legal_actions()
+        if depth == 1:
+            return len(acts)
+        total = 0
+        memcpy(&saved, &self.c, sizeof(StateC))
+        for a in acts:
+            state_apply(&self.data.c, &self.c, a)
+            total += self.perft(depth - 1)
+            memcpy(&self.c, &saved, sizeof(StateC))
+        return total
+
+    # -- raw access for positions, notation and tests --------------------------------------------------
+    def raw(self):
+        """The C state as nested Python dicts and lists (field names of core.pxd)."""
+        return self.c
+
+    def set_raw(self, dict raw):
+        """Replace the state by a raw dict (as from raw()); callers validate (position.py). Clears history."""
+        cdef StateC tmp
+        memset(&tmp, 0, sizeof(StateC))
+        tmp = raw
+        memcpy(&self.c, &tmp, sizeof(StateC))
+        self.nhistory = 0
+
+    @staticmethod
+    def from_raw(dict raw, edition="default"):
+        cdef State st = State.__new__(State)
+        st.data = game_data(edition)
+        st.set_raw(raw)
+        return st
+
+    def settle(self):
+        """Run the automatic steps (after set_raw of a hand-made position)."""
+        settle(&self.data.c, &self.c)
+
+    def observation(self, int player):
+        """What `player` may know, as a raw dict: other hands as [size, -1, -1], the bag as the unseen pool."""
+        self._check_seat(player)
+        cdef StateC tmp
+        observation_state(&self.c, player, &tmp)
+        return tmp
+
+    # -- notation, positions, text (implemented in Python modules) --------------------------------------
+    def action_to_string(self, action):
+        from .notation import action_to_string
+        return action_to_string(self, action)
+
+    def string_to_action(self, text):
+        from .notation import string_to_action
+        return string_to_action(self, text)
+
+    def to_json(self, viewpoint=None):
+        from .position import state_to_json
+        return state_to_json(self, viewpoint)
+
+    @staticmethod
+    def from_json(doc, seed=0):
+        from .position import state_from_json
+        return state_from_json(doc, seed)
+
+    def render(self):
+        from .render import render_state
+        return render_state(self)
+
+    def __str__(self):
+        return self.render()
+
+    def __repr__(self):
+        return (f"<State {self.c.num_players}p turn {sum(self.c.pl[p].turns for p in range(self.c.num_players))} "
+                f"player {self.current_player()} hash {self.hash():016x}>")
+
+    def __reduce__(self):
+        return (_state_from_pickle, (self.data.edition.name, dict(self.c), self.history()))
+
+
+def _state_from_pickle(edition, raw, history):
+    st = State.from_raw(raw, edition)
+    return st
+
+
+SOURCES = ("streets", "buildings", "actions", "intersections", "sidewalk", "sagrada", "public_services",
+           "cerda_scoring", "cerda_overflow", "final_cobblestones", "final_passengers", "final_modernisme")
+
+CONSTANTS = dict(
+    CHANCE=CHANCE, TERMINAL=TERMINAL, NUM_ACTIONS=NUM_ACTIONS,
+    A_PLACE=A_PLACE, A_INT_PICK=A_INT_PICK, A_INT_DONE=A_INT_DONE, A_GAIN_COINS=A_GAIN_COINS,
+    A_GAIN_CLOTH=A_GAIN_CLOTH, A_CERDA=A_CERDA, A_COBBLE=A_COBBLE, A_STREET=A_STREET,
+    A_INTERSECTION=A_INTERSECTION, A_MOD_IMPROVE=A_MOD_IMPROVE, A_MOD_TAKE=A_MOD_TAKE, A_PS=A_PS, A_TRAM=A_TRAM,
+    A_PASSENGER=A_PASSENGER, A_SKIP=A_SKIP, A_END_ACTIONS=A_END_ACTIONS, A_SAG_STEP=A_SAG_STEP,
+    A_SAG_STOP=A_SAG_STOP, A_SAG_TILE=A_SAG_TILE, A_RES=A_RES, A_DISCARD_COIN=A_DISCARD_COIN,
+    A_DISCARD_CLOTH=A_DISCARD_CLOTH, A_BUILD=A_BUILD, A_DRAW=A_DRAW, A_REVEAL=A_REVEAL,
+    PH_PLACE=PH_PLACE, PH_ACTIONS=PH_ACTIONS, PH_BUILD=PH_BUILD, PH_END=PH_END, PH_REFRESH=PH_REFRESH,
+    PH_DRAW=PH_DRAW, PH_OVER=PH_OVER,
+    FR_EFFECTS=FR_EFFECTS, FR_GRANT=FR_GRANT, FR_NARROW2=FR_NARROW2, FR_PASSENGER=FR_PASSENGER,
+    FR_SAGRADA=FR_SAGRADA, FR_SAG_TILE=FR_SAG_TILE, FR_RES=FR_RES, FR_INT_PICK=FR_INT_PICK,
+    MAX_FRAMES=MAX_FRAMES,
+)
+
+
+def _state_bytes(State st):
+    """The raw bytes of the C state (tests: padding and round trips)."""
+    return (<char*>&st.c)[:sizeof(StateC)]

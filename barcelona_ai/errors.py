@@ -1,0 +1,29 @@
+"""Exceptions of barcelona_ai. Every one is a ValueError subclass that says what was wrong."""
+
+
+class BarcelonaError(ValueError):
+    """Base class of every error the package raises for bad input."""
+
+
+class IllegalActionError(BarcelonaError):
+    """An action id that is not legal in the current state (the state is unchanged)."""
+
+
+class InvalidMoveError(BarcelonaError):
+    """A move written in notation that does not parse."""
+
+
+class AmbiguousMoveError(BarcelonaError):
+    """A move written in notation that matches several legal actions."""
+
+
+class InvalidPositionError(BarcelonaError):
+    """A malformed position document, or one whose counts are impossible."""
+
+
+class DataFileError(BarcelonaError):
+    """A board-data file (edition) that is missing, unknown or inconsistent."""
+
+
+class PlayerCountError(BarcelonaError):
+    """A player count outside 2..4, or a seat that does not exist."""
