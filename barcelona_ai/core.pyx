@@ -1437,7 +1437,7 @@ cdef class State:
         self.nhistory += 1
 
     @staticmethod
-    def new(int players=4, seed=0, edition="default", setup="random"):
+    def new(players=4, seed=0, edition="default", setup="random"):
         """A new game: `players` 2..4, every random setup choice from `seed`; setup "random" or "printed" (R11)."""
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")

@@ -1,0 +1,70 @@
+"""Core benchmark: random full games and apply+undo per second, with a behaviour signature.
+
+The signature (Stockfish's "Bench:" habit) is the total number of actions applied by a fixed, seeded workload
+of random games in 2, 3 and 4 players. It changes only when the rules' behaviour changes; commits that change
+behaviour quote the new value, refactors must keep it.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from .core import State
+
+SIGNATURE_GAMES = 300          # per player count, from setup seeds 1, 2, 3
+
+
+@dataclass
+class BenchResult:
+    players: int
+    games: int
+    actions: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds
+
+    @property
+    def actions_per_game(self) -> float:
+        return self.actions / self.games
+
+
+def random_games(players: int, games: int, seed: int = 1) -> BenchResult:
+    """Uniformly random legal play (chance sampled) from a seeded setup, in C, one thread."""
+    s = State.new(players, seed)
+    t0 = time.perf_counter()
+    actions = s.random_games(games, seed)
+    return BenchResult(players, games, actions, time.perf_counter() - t0)
+
+
+def apply_undo(players: int, n: int, seed: int = 1) -> float:
+    """apply + undo (state copy) pairs per second along a random walk."""
+    s = State.new(players, seed)
+    t0 = time.perf_counter()
+    s.apply_undo_walk(n, seed)
+    return n / (time.perf_counter() - t0)
+
+
+def signature() -> int:
+    total = 0
+    for players in (2, 3, 4):
+        for seed in (1, 2, 3):
+            total += State.new(players, seed).random_games(SIGNATURE_GAMES, seed)
+    return total
+
+
+def run_bench(games: int = 5000, out=print) -> int:
+    out(f"{'players':>7} {'games/s':>10} {'actions/game':>13} {'actions/s':>12} {'apply+undo/s':>13}")
+    for players in (2, 3, 4):
+        r = random_games(players, games)
+        au = apply_undo(players, 200_000)
+        out(f"{players:>7} {r.games_per_second:>10,.0f} {r.actions_per_game:>13.1f} "
+            f"{r.actions_per_second:>12,.0f} {au:>13,.0f}")
+    sig = signature()
+    out(f"Bench: {sig}")
+    return sig

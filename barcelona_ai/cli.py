@@ -1,0 +1,100 @@
+"""Command line: ``barcelona-ai demo | perft | bench`` (play, hint and analyse come with the search engine)."""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from . import __version__, new_game
+from .errors import BarcelonaError
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Set up the embedded default position, show it, then play a seeded random game and show the result."""
+    s = new_game(players=args.players, seed=args.seed, setup=args.setup)
+    print(f"barcelona_ai {__version__} — default position: {args.players} players, seed {args.seed}, "
+          f"{args.setup} setup\n")
+    print(s.render())
+    acts = s.legal_actions()
+    print(f"\nPlayer {s.current_player()} has {len(acts)} legal first decisions, e.g.:")
+    for a in acts[:6]:
+        print(f"  {a:4d}  {s.action_to_string(a)}")
+    rng = random.Random(args.seed)
+    print("\nPlaying the game out with uniformly random legal decisions (chance sampled)...")
+    turn_log = []
+    while not s.is_terminal():
+        a = rng.choice(s.legal_actions())
+        if args.verbose:
+            who = "chance" if s.is_chance_node() else f"P{s.current_player()}"
+            turn_log.append(f"{who}: {s.action_to_string(a)}")
+        s.apply(a)
+    if args.verbose:
+        print("\n".join(turn_log))
+    print()
+    print(s.render())
+    print(f"\n{len(s.history())} decisions and chance outcomes were played.")
+    print("Final scores by source:")
+    for p, (score, parts) in enumerate(zip(s.scores(), s.score_breakdown())):
+        nonzero = ", ".join(f"{k} {v}" for k, v in parts.items() if v)
+        print(f"  player {p}: {score:4d} VP  ({nonzero})")
+    ret = s.returns()
+    winners = [p for p in range(len(ret)) if ret[p] > 0]
+    print(f"Winner: {' and '.join(f'player {p}' for p in winners)} (ties broken by R127)")
+    return 0
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    from .perft import divide, perft_position
+    s = perft_position(args.players, args.seed, args.walk, args.setup)
+    if args.divide:
+        total = 0
+        for a, n in divide(s, args.depth).items():
+            print(f"{s.action_to_string(a)}: {n}")
+            total += n
+        print(f"\nNodes searched: {total}")
+    else:
+        print(f"perft {args.depth}: {s.perft(args.depth)}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_bench
+    run_bench(args.games)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="barcelona-ai", description="Barcelona rules engine")
+    ap.add_argument("--version", action="version", version=f"barcelona_ai {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("demo", help="show the default position and play a seeded random game")
+    d.add_argument("--players", type=int, default=4)
+    d.add_argument("--seed", type=int, default=7)
+    d.add_argument("--setup", choices=("random", "printed"), default="random")
+    d.add_argument("--verbose", action="store_true", help="list every decision")
+    d.set_defaults(func=cmd_demo)
+    p = sub.add_parser("perft", help="count action sequences from a seeded position")
+    p.add_argument("depth", type=int)
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--walk", type=int, default=0, help="random plies from the setup first")
+    p.add_argument("--setup", choices=("random", "printed"), default="random")
+    p.add_argument("--divide", action="store_true")
+    p.set_defaults(func=cmd_perft)
+    b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
+    b.add_argument("--games", type=int, default=5000)
+    b.set_defaults(func=cmd_bench)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BarcelonaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

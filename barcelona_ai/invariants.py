@@ -1,0 +1,158 @@
+"""Consistency checks of a state: components conserved, nothing negative or over capacity.
+
+``check_invariants(state)`` returns a list of problems (empty when the state is consistent). The long random
+walks of the test suite call it after every action; position loading uses it to reject impossible positions.
+"""
+from __future__ import annotations
+
+from .tables import NUM_MODERNISME, NUM_SAGRADA, NUM_SIDEWALK, Edition
+
+
+def _bits(x: int) -> int:
+    return bin(x).count("1")
+
+
+def check_raw(raw: dict, ed: Edition) -> list[str]:
+    """Problems of a raw state dict (see core.pxd for the fields) under edition `ed`."""
+    t = ed.t
+    out: list[str] = []
+    n = raw["num_players"]
+    if not 2 <= n <= 4:
+        return [f"num_players {n} is not 2..4"]
+    pls = raw["pl"][:n]
+
+    # 72 citizens, per class: bag + hands + crossings + tracks + beside the tracks (R5, R12, R105)
+    for k in range(3):
+        on_cross = sum((lo == k) + (hi == k) for lo, hi in zip(raw["cross_lo"], raw["cross_hi"]))
+        total = raw["bag"][k] + sum(p["hand"][k] for p in pls) + on_cross + _bits(raw["track"][k]) \
+            + raw["track_off"][k]
+        if total != t["citizens"][k]:
+            out.append(f"class {k}: {total} citizens accounted for, the game has {t['citizens'][k]}")
+        if raw["bag"][k] < 0:
+            out.append(f"bag[{k}] is negative")
+        if raw["track"][k] >> t["track_len"][k]:
+            out.append(f"track {k} has bits beyond its {t['track_len'][k]} spaces")
+    for c in range(25):
+        if raw["cross_hi"][c] >= 0 and raw["cross_lo"][c] < 0:
+            out.append(f"crossing {c} has a top citizen but no bottom one")
+    for i, p in enumerate(pls):
+        if min(p["hand"]) < 0 or sum(p["hand"]) > 2:
+            out.append(f"player {i} hand {p['hand']} is not 0..2 citizens")
+        for f in ("coins", "cloth", "cobbles", "inters", "narrow", "wide", "passengers", "markers", "cerda",
+                  "sagrada", "turns"):
+            if p[f] < 0:
+                out.append(f"player {i} {f} is negative")
+        cap = t["wh_free"] + p["cobbles"]
+        if p["coins"] + p["cloth"] > cap and raw["discard_player"] != i:
+            out.append(f"player {i} holds {p['coins'] + p['cloth']} tokens in a Warehouse of {cap}")
+        limits = (("cobbles", 6), ("inters", 5), ("narrow", t["narrow_total"]), ("wide", t["wide_total"]),
+                  ("passengers", 5), ("markers", 8), ("cerda", len(t["cerda_mult"]) - 1),
+                  ("sagrada", t["sag_spaces"] - 1))
+        for f, hi in limits:
+            if p[f] > hi:
+                out.append(f"player {i} {f} {p[f]} is over {hi}")
+        if p["score"] != sum(p["vp_src"]):
+            out.append(f"player {i} score {p['score']} != sum of sources {sum(p['vp_src'])}")
+        # pieces on the board match the player board
+        if sum(o == i for o in raw["cross_int"]) != p["inters"]:
+            out.append(f"player {i}: Intersections on the board != {p['inters']} built")
+        own = [s for s in range(44) if raw["street_owner"][s] == i]
+        if sum(1 for s in own if t["space_wide"][s]) != p["wide"] or \
+                sum(1 for s in own if not t["space_wide"][s]) != p["narrow"]:
+            out.append(f"player {i}: street tiles on the board != narrow {p['narrow']} / wide {p['wide']}")
+        if sum(o == i for o in raw["passenger"]) != p["passengers"]:
+            out.append(f"player {i}: Passengers on the board != {p['passengers']}")
+        marks = sum(1 for bs in range(20) for k in range(raw["bld_n"][bs]) if raw["bld_mark"][bs * 3 + k] == i)
+        if marks != p["markers"]:
+            out.append(f"player {i}: {marks} markers on buildings != {p['markers']} placed")
+        if any(u not in (0, 1) for u in p["mod_up"]):
+            out.append(f"player {i}: Modernisme markers must be 0 or 1")
+        for slot, tile in enumerate(p["sag_tile"]):
+            if tile >= 0 and p["sagrada"] <= t["sag_slot_after"][slot]:
+                out.append(f"player {i}: Sagrada slot {slot} filled before it was passed")
+    trams = [p["tram"] for p in pls if p["tram"] >= 0]
+    if len(trams) != len(set(trams)):
+        out.append("two Trams on one street space")
+
+    # buildings: tiles used, levels, marker stacks
+    for bs in range(20):
+        lvl, nm = raw["bld_level"][bs], raw["bld_n"][bs]
+        if t["bs_corner"][bs] and lvl not in (0, 4) or not t["bs_corner"][bs] and lvl not in (0, 1, 2, 3):
+            out.append(f"building space {bs} has level {lvl}")
+        if not 0 <= nm <= (1 if t["bs_corner"][bs] else 3) or (lvl == 0 and nm):
+            out.append(f"building space {bs} has {nm} markers at level {lvl}")
+    built_corner = sum(1 for bs in range(20) if raw["bld_level"][bs] == 4)
+    if t["bld_count"][0] - raw["bld_stack"][0] != built_corner:
+        out.append("Corner tiles used != Corner buildings on the board")
+    for ty in range(1, 4):
+        top = sum(1 for bs in range(20) if raw["bld_level"][bs] == ty)
+        used = t["bld_count"][ty] - raw["bld_stack"][ty]
+        if not top <= used or raw["bld_stack"][ty] < 0:
+            out.append(f"Level-{ty} tiles: {used} used but {top} on top of buildings")
+
+    # Sidewalk (R46)
+    placed = _bits(raw["sidewalk"] & ~t["side_pre"])
+    if raw["sidewalk"] & t["side_pre"] != t["side_pre"] or placed != sum(p["cobbles"] for p in pls) \
+            or raw["sidewalk"] >> NUM_SIDEWALK:
+        out.append("Sidewalk cobblestones != cobblestones taken out of the Warehouses")
+
+    # Modernisme tiles: each in exactly one place (R15, R16, R73)
+    places = [raw["mod_stack"], raw["mod_display"], raw["mod_discard"]]
+    boards = 0
+    for p in pls:
+        for tile in p["mod_tile"]:
+            if tile >= 0:
+                if boards >> tile & 1:
+                    out.append(f"Modernisme tile {tile} on two project spaces")
+                boards |= 1 << tile
+    places.append(boards)
+    removed = sum(1 << m for m in range(NUM_MODERNISME) if t["mod_cond"][m] in raw["cerda_tile"])
+    places.append(removed)
+    seen = 0
+    for x in places:
+        if seen & x:
+            out.append("a Modernisme tile is in two places")
+        seen |= x
+    if seen != (1 << NUM_MODERNISME) - 1:
+        out.append("a Modernisme tile is missing")
+    if _bits(raw["mod_display"]) > t["display_size"]:
+        out.append("the Modernisme display holds too many tiles")
+
+    # Sagrada tiles (R20, R119)
+    taken = 0
+    for p in pls:
+        for tile in p["sag_tile"]:
+            if tile >= 0:
+                taken |= 1 << tile
+    if taken & raw["sag_offer"] or (taken | raw["sag_offer"]) != (1 << NUM_SAGRADA) - 1:
+        out.append("Sagrada tiles are not each in exactly one place")
+
+    # Public Services (R17, R18, R76)
+    per = t["ps_tiles_2p"] if n == 2 else 3
+    in_play = 0
+    for ty in range(7):
+        builders = sum(1 for p in pls if p["ps_built"] >> ty & 1)
+        if raw["ps_left"][ty] < 0:
+            if builders:
+                out.append(f"Public Service {ty} is not in play but was built")
+        else:
+            in_play += 1
+            if raw["ps_left"][ty] + builders != per:
+                out.append(f"Public Service {ty}: {raw['ps_left'][ty]} left + {builders} built != {per}")
+    if in_play != t["ps_in_play"]:
+        out.append(f"{in_play} Public Service types in play, the edition says {t['ps_in_play']}")
+
+    # Cerdà tiles and scorings (R14, R109)
+    if len(set(raw["cerda_tile"])) != 3 or any(c not in t["cerda_cond"] for c in raw["cerda_tile"]):
+        out.append("the three Cerdà tiles must be distinct Cerdà tiles of the edition")
+    if _bits(raw["scored"]) != raw["scorings"]:
+        out.append("scored sections != scorings done")
+    if not 0 <= raw["nframes"] <= 24:
+        out.append("frame stack out of range")
+    if not 0 <= raw["cur"] < n:
+        out.append("the seat to move does not exist")
+    return out
+
+
+def check_invariants(state) -> list[str]:
+    return check_raw(state.raw(), state.game_data.edition)

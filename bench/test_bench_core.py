@@ -1,0 +1,43 @@
+"""pytest-benchmark: the rules core. Run: python -m pytest bench --benchmark-only
+
+Floors of issue #2 are checked in the report (README), not here: timings on shared machines are noisy.
+"""
+import pytest
+
+from barcelona_ai import new_game
+
+GAMES = 200
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games(benchmark, players):
+    s = new_game(players, seed=1)
+    actions = benchmark(s.random_games, GAMES, 1)
+    assert actions > 40 * GAMES
+    benchmark.extra_info["games_per_call"] = GAMES
+    benchmark.extra_info["actions_per_game"] = actions / GAMES
+    benchmark.extra_info["games_per_second"] = GAMES / benchmark.stats.stats.mean
+    benchmark.extra_info["actions_per_second"] = actions / benchmark.stats.stats.mean
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_apply_undo(benchmark, players):
+    s = new_game(players, seed=1)
+    n = benchmark(s.apply_undo_walk, 50_000, 1)
+    benchmark.extra_info["apply_undo_per_second"] = n / benchmark.stats.stats.mean
+
+
+def test_legal_actions_python(benchmark):
+    s = new_game(4, seed=1)
+    acts = benchmark(s.legal_actions)
+    assert acts
+
+
+def test_checked_apply_undo_python(benchmark):
+    s = new_game(4, seed=1)
+    a = s.legal_actions()[0]
+
+    def step():
+        s.apply(a)
+        s.undo()
+    benchmark(step)

@@ -1,0 +1,59 @@
+"""Hidden information (A6): only other players' hands are hidden; determinize keeps what a player knows."""
+import random
+
+from barcelona_ai import new_game
+
+
+def mid_game(players=4, seed=3, steps=120):
+    s = new_game(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_determinize_keeps_observation_and_pool():
+    for players in (2, 3, 4):
+        s = mid_game(players)
+        for p in range(players):
+            seen = set()
+            for seed in range(20):
+                d = s.determinize(p, seed)
+                assert d.observation_hash(p) == s.observation_hash(p)
+                assert d.raw()["pl"][p]["hand"] == s.raw()["pl"][p]["hand"]
+                for q in range(players):
+                    assert sum(d.raw()["pl"][q]["hand"]) == sum(s.raw()["pl"][q]["hand"])
+                seen.add(d.hash())
+            hidden = sum(sum(s.raw()["pl"][q]["hand"]) for q in range(players) if q != p)
+            if hidden:
+                assert len(seen) > 1, "determinizations should vary the unseen hands"
+
+
+def test_observation_hides_only_other_hands():
+    s = mid_game(4)
+    raw = s.raw()
+    # Swap citizens between player 1's hand and the bag: only players other than 1 cannot tell.
+    h = raw["pl"][1]["hand"]
+    k_from = next(k for k in range(3) if h[k] > 0)
+    k_to = next(k for k in range(3) if k != k_from and raw["bag"][k] > 0)
+    raw["pl"][1]["hand"][k_from] -= 1
+    raw["pl"][1]["hand"][k_to] += 1
+    raw["bag"][k_from] += 1
+    raw["bag"][k_to] -= 1
+    t = s.clone()
+    t.set_raw(raw)
+    assert t.hash() != s.hash()
+    for p in (0, 2, 3):
+        assert t.observation_hash(p) == s.observation_hash(p)
+    assert t.observation_hash(1) != s.observation_hash(1)
+
+
+def test_observation_dict_has_no_hidden_hand():
+    s = mid_game(3)
+    obs = s.observation(0)
+    for q in (1, 2):
+        size = sum(s.raw()["pl"][q]["hand"])
+        assert obs["pl"][q]["hand"] == [size, -1, -1]
+    assert sum(obs["bag"]) == sum(s.raw()["bag"]) + sum(sum(s.raw()["pl"][q]["hand"]) for q in (1, 2))
