@@ -1689,11 +1689,18 @@ cdef class State:
                 f"player {self.current_player()} hash {self.hash():016x}>")
 
     def __reduce__(self):
-        return (_state_from_pickle, (self.data.edition.name, dict(self.c), self.history()))
+        snaps = [self.hist[i] for i in range(self.nhistory)]
+        return (_state_from_pickle, (self.data.edition.source, self.c, snaps, self.history()))
 
 
-def _state_from_pickle(edition, raw, history):
-    st = State.from_raw(raw, edition)
+def _state_from_pickle(source, raw, snaps, actions):
+    cdef State st = State.from_raw(raw, source)
+    cdef StateC tmp
+    for snap, a in zip(snaps, actions):
+        memset(&tmp, 0, sizeof(StateC))
+        tmp = snap
+        st._push_history(a)
+        memcpy(&st.hist[st.nhistory - 1], &tmp, sizeof(StateC))
     return st
 
 

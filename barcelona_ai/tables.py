@@ -134,6 +134,7 @@ class Edition:
     """Plain integer tables of one edition; built by :func:`load_edition`, consumed by ``core.GameData``."""
     name: str
     raw: dict
+    source: str = "default"            # what load_edition() was given: a built-in name or a file path
     effect_lists: list[list[tuple[int, int]]] = field(default_factory=list)
     t: dict[str, Any] = field(default_factory=dict)   # every table, by the name core.pyx reads
 
@@ -241,6 +242,7 @@ def load_edition(edition: str | Path = "default") -> Edition:
     except json.JSONDecodeError as exc:
         raise DataFileError(f"data file {str(path)!r} is not valid JSON: {exc}") from None
     ed = build_edition(doc, source=path.name)
+    ed.source = str(edition)
     _CACHE[key] = ed
     return ed
 

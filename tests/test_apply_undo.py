@@ -135,3 +135,16 @@ class ApplyUndoMachine(RuleBasedStateMachine):
 
 ApplyUndoMachine.TestCase.settings = ApplyUndoMachine.TestCase.settings
 TestApplyUndo = ApplyUndoMachine.TestCase
+
+
+def test_pickle_round_trip_keeps_state_and_history():
+    import pickle
+    s = new_game(3, seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        s.apply(rng.choice(s.legal_actions()))
+    t = pickle.loads(pickle.dumps(s))
+    assert t.hash() == s.hash() and t.history() == s.history()
+    for _ in range(40):
+        t.undo()
+    assert t.hash() == new_game(3, seed=4).hash()

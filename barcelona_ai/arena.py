@@ -1,0 +1,97 @@
+"""Arena: bots play each other with seat rotation; win shares with 95% confidence intervals.
+
+A match is a candidate against an opponent, 1 seat against players-1 seats. Every seeded setup is played once
+with the candidate in each seat (seat rotation), so the first-player advantage cancels. Games run in parallel
+processes. Win share counts a shared win (R127) as a fraction; with equal strength the candidate's expected
+share is 1/players.
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from .bots import make_bot
+from .core import State
+
+
+@dataclass
+class MatchResult:
+    candidate: str
+    opponent: str
+    players: int
+    games: int
+    share: float                 # candidate's mean win share
+    low: float                   # 95% interval (Wilson, on the share)
+    high: float
+    mean_score: float            # candidate's mean final VP
+    opponent_mean_score: float
+    seconds: float
+
+    def line(self) -> str:
+        return (f"{self.candidate} vs {self.opponent} ({self.players}p, {self.games} games): "
+                f"win share {self.share:.3f} [{self.low:.3f}, {self.high:.3f}] "
+                f"(equal strength {1 / self.players:.3f}); VP {self.mean_score:.1f} vs {self.opponent_mean_score:.1f}")
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(specs: list[str], setup_seed: int, bot_seed: int) -> dict:
+    """One game; specs[i] plays seat i. Returns scores, returns and the number of decisions."""
+    s = State.new(len(specs), setup_seed)
+    bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
+    import random
+    chance = random.Random(setup_seed * 1_000_003 + bot_seed)
+    decisions = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            acts, probs = zip(*s.chance_outcomes())
+            s.apply(chance.choices(acts, probs)[0])
+        else:
+            s.apply(bots[s.current_player()].choose(s))
+            decisions += 1
+    return {"scores": s.scores(), "returns": s.returns(), "decisions": decisions}
+
+
+def _job(args):
+    specs, setup_seed, bot_seed, cand_seat = args
+    r = play_game(specs, setup_seed, bot_seed)
+    r["cand_seat"] = cand_seat
+    return r
+
+
+def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed: int = 0, workers: int = 2,
+          progress: bool = True) -> MatchResult:
+    jobs = []
+    for g in range(games):
+        seat = g % players
+        specs = [opponent] * players
+        specs[seat] = candidate
+        jobs.append((specs, seed + g // players, seed * 7 + g, seat))
+    t0 = time.perf_counter()
+    results = []
+    with ProcessPoolExecutor(max_workers=workers) as ex:
+        for r in ex.map(_job, jobs):
+            results.append(r)
+            if progress:
+                share = sum(x["returns"][x["cand_seat"]] for x in results) / len(results)
+                print(f"\r  {candidate} vs {opponent}: {len(results)}/{games} games, share {share:.3f}",
+                      end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    shares = [r["returns"][r["cand_seat"]] for r in results]
+    low, high = wilson(sum(shares), len(shares))
+    own = [r["scores"][r["cand_seat"]] for r in results]
+    other = [sum(sc for i, sc in enumerate(r["scores"]) if i != r["cand_seat"]) / (players - 1) for r in results]
+    return MatchResult(candidate, opponent, players, games, sum(shares) / games, low, high,
+                       sum(own) / games, sum(other) / games, time.perf_counter() - t0)

@@ -1,0 +1,46 @@
+# See search.pyx for details.
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from .core cimport DataC, StateC, action_t, NSRC, MAX_PLAYERS
+
+cdef enum:
+    KEY_HIDDEN_DRAW = 1000     # edge key of a citizen draw the searching player does not see
+
+cdef enum:
+    REWARD_WIN = 0             # win share, ties split (returns())
+    REWARD_MARGIN = 1          # logistic of (own score - best other score) / margin_scale
+    REWARD_MIX = 2             # mix_weight * win + (1 - mix_weight) * margin
+
+cdef enum:
+    ROLLOUT_UNIFORM = 0        # uniformly random legal actions
+    ROLLOUT_HEURISTIC = 1      # choose a kind of decision first, preferring doing over declining
+
+cdef struct NodeC:
+    int32_t parent
+    int32_t first_child
+    int32_t next_sibling
+    int32_t visits             # times this edge was taken
+    int32_t avail              # times this edge was available when its parent was visited (ISMCTS)
+    int16_t key                # action id of the edge from the parent (or KEY_HIDDEN_DRAW)
+    int8_t actor               # who chose the edge: a seat, or -1 for chance
+    int8_t to_move             # who decides at this node (seat, -1 chance, -4 terminal, -2 unknown)
+    float value[MAX_PLAYERS]   # sum of rewards per player (what selection maximises)
+    float win[MAX_PLAYERS]     # sum of win shares per player (what hints report)
+    float score[MAX_PLAYERS]   # sum of final scores per player
+
+cdef struct ParamsC:
+    double c_uct               # exploration constant (rewards in [0, 1])
+    int reward                 # REWARD_*
+    double mix_weight          # weight of the win share in REWARD_MIX
+    double margin_scale        # VP that make the margin reward 0.73 (logistic scale)
+    int rollout                # ROLLOUT_*
+    int max_nodes              # node arena capacity (memory bound)
+    double bias_weight         # progressive bias: weight of the action-kind prior, divided by (visits+1)
+
+cdef struct RootStatsC:
+    # what analyse() reports, accumulated over iterations at the root
+    double score_sum[MAX_PLAYERS]
+    double score_sq[MAX_PLAYERS]
+    double win_sum[MAX_PLAYERS]
+    double src_sum[MAX_PLAYERS * NSRC]
+    long long iterations
+    long long actions          # actions applied in tree and rollouts (the bench signature)

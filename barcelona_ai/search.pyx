@@ -1,0 +1,466 @@
+# cython: language_level=3
+"""Single-Observer ISMCTS (Cowling, Powley & Whitehouse 2012) for Barcelona, compiled, without the GIL.
+
+Every iteration:
+  1. determinize: resample the other players' hidden citizens from the unseen pool (core.state_determinize);
+     the bag and Modernisme stack orders are drawn at the chance nodes;
+  2. select: descend the tree of the searching player's information sets; at a decision node the children
+     legal in this determinization are "available" (their avail count grows) and the best by UCB1 with
+     availability counts (subset-armed bandit) is taken; chance outcomes the searcher sees are separate
+     children, citizen draws of other players share one child (the searcher cannot tell them apart);
+  3. expand: one new child (a legal action not yet in the tree);
+  4. roll out to the end of the game (uniform or heuristic policy);
+  5. back up a reward for every player (max^n): each decision node is judged by the reward of the player who
+     decides there.
+Nodes live in one growable C array (NodeC, 72 bytes); no Python object is touched inside the loop.
+"""
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+from libc.math cimport sqrt, log, exp
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from .core cimport (DataC, StateC, action_t, GameData, State, state_current_player, state_legal_actions,
+                    state_apply, state_sample_chance, state_returns, state_determinize, splitmix64, rand_below,
+                    CHANCE, TERMINAL, MAX_LEGAL, NUM_ACTIONS, NSRC, MAX_PLAYERS,
+                    A_PLACE, A_INT_PICK, A_INT_DONE, A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA, A_COBBLE, A_STREET,
+                    A_INTERSECTION, A_MOD_IMPROVE, A_MOD_TAKE, A_PS, A_TRAM, A_PASSENGER, A_SKIP,
+                    A_END_ACTIONS, A_SAG_STEP, A_SAG_STOP, A_SAG_TILE, A_RES, A_DISCARD_COIN, A_BUILD,
+                    A_DRAW, A_REVEAL)
+
+from .errors import BarcelonaError
+
+cdef enum:
+    MAX_DEPTH = 1024
+    NKEYS = 1001
+    NKINDS = 19
+
+# ------------------------------------------------------------------------------------------------------------
+# action kinds: the heuristic rollout policy and the progressive-bias prior
+# ------------------------------------------------------------------------------------------------------------
+
+cdef int KIND_WEIGHT[NKINDS]
+# place, int-pick, int-done, coins, cloth, cerda, cobble, street, intersection, improve, take, ps, tram,
+# passenger, skip, end-actions, sag-step, sag-stop, other
+_weights = (1, 4, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 1, 1, 4, 1, 1)
+for _i in range(NKINDS):
+    KIND_WEIGHT[_i] = _weights[_i]
+
+cdef inline int action_kind(action_t a) noexcept nogil:
+    if a < A_INT_PICK:
+        return 0
+    if a < A_INT_DONE:
+        return 1
+    if a == A_INT_DONE:
+        return 2
+    if a == A_GAIN_COINS:
+        return 3
+    if a == A_GAIN_CLOTH:
+        return 4
+    if a == A_CERDA:
+        return 5
+    if a < A_STREET:
+        return 6
+    if a < A_INTERSECTION:
+        return 7
+    if a < A_MOD_IMPROVE:
+        return 8
+    if a < A_MOD_TAKE:
+        return 9
+    if a < A_PS:
+        return 10
+    if a < A_TRAM:
+        return 11
+    if a < A_PASSENGER:
+        return 12
+    if a == A_PASSENGER:
+        return 13
+    if a == A_SKIP:
+        return 14
+    if a == A_END_ACTIONS:
+        return 15
+    if a == A_SAG_STEP:
+        return 16
+    if a == A_SAG_STOP:
+        return 17
+    return 18
+
+cdef action_t heuristic_choice(const action_t* acts, int n, uint64_t* rng) noexcept nogil:
+    """Choose a kind of decision by weight (doing over declining), then an action of that kind uniformly."""
+    cdef int count[NKINDS]
+    cdef int i, k, total = 0, r
+    memset(count, 0, sizeof(count))
+    for i in range(n):
+        count[action_kind(acts[i])] += 1
+    for k in range(NKINDS):
+        if count[k]:
+            total += KIND_WEIGHT[k]
+    r = <int>rand_below(rng, total)
+    for k in range(NKINDS):
+        if count[k]:
+            if r < KIND_WEIGHT[k]:
+                break
+            r -= KIND_WEIGHT[k]
+    r = <int>rand_below(rng, count[k])
+    for i in range(n):
+        if action_kind(acts[i]) == k:
+            if r == 0:
+                return acts[i]
+            r -= 1
+    return acts[0]
+
+cdef inline double kind_prior(const action_t* acts, int n, action_t a) noexcept nogil:
+    """Probability the heuristic policy gives action a among acts."""
+    cdef int count[NKINDS]
+    cdef int i, k, total = 0
+    memset(count, 0, sizeof(count))
+    for i in range(n):
+        count[action_kind(acts[i])] += 1
+    for k in range(NKINDS):
+        if count[k]:
+            total += KIND_WEIGHT[k]
+    k = action_kind(a)
+    return <double>KIND_WEIGHT[k] / total / count[k]
+
+cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
+    cdef action_t buf[MAX_LEGAL]
+    cdef int n, cp, count = 0
+    while True:
+        cp = state_current_player(d, s)
+        if cp == TERMINAL:
+            return count
+        if cp == CHANCE:
+            state_apply(d, s, state_sample_chance(d, s, rng))
+        else:
+            n = state_legal_actions(d, s, buf)
+            if policy == ROLLOUT_HEURISTIC:
+                state_apply(d, s, heuristic_choice(buf, n, rng))
+            else:
+                state_apply(d, s, buf[rand_below(rng, n)])
+        count += 1
+
+cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
+    cdef double win[MAX_PLAYERS]
+    cdef int i, j, best
+    cdef double m
+    state_returns(d, s, win)
+    for i in range(s.num_players):
+        if p.reward == REWARD_WIN:
+            out[i] = win[i]
+            continue
+        best = -1000000
+        for j in range(s.num_players):
+            if j != i and s.pl[j].score > best:
+                best = s.pl[j].score
+        m = 1.0 / (1.0 + exp(-(s.pl[i].score - best) / p.margin_scale))
+        out[i] = m if p.reward == REWARD_MARGIN else p.mix_weight * win[i] + (1.0 - p.mix_weight) * m
+
+cdef inline double now_seconds() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the tree
+# ------------------------------------------------------------------------------------------------------------
+
+cdef class Tree:
+    """One ISMCTS tree for one searching player at one root state."""
+    cdef NodeC* nodes
+    cdef int n
+    cdef int cap
+    cdef ParamsC p
+    cdef RootStatsC stats
+    cdef int root_player
+    cdef StateC root
+    cdef GameData data
+    cdef uint64_t rng
+    cdef int32_t mark[NKEYS]
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.n = 0
+        self.cap = 0
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    def __init__(self, State state, int player, dict params, seed):
+        cdef int i
+        self.data = state.game_data
+        memcpy(&self.root, &state.c, sizeof(StateC))
+        self.root_player = player
+        self.p.c_uct = params["c_uct"]
+        self.p.reward = params["reward"]
+        self.p.mix_weight = params["mix_weight"]
+        self.p.margin_scale = params["margin_scale"]
+        self.p.rollout = params["rollout"]
+        self.p.max_nodes = params["max_nodes"]
+        self.p.bias_weight = params["bias_weight"]
+        self.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        memset(&self.stats, 0, sizeof(RootStatsC))
+        for i in range(NKEYS):
+            self.mark[i] = -1
+        if self.new_node(-1, -1, -1, state_current_player(&self.data.c, &self.root)) < 0:
+            raise MemoryError()
+
+    cdef int new_node(self, int parent, int key, int actor, int to_move) noexcept nogil:
+        cdef int i
+        cdef NodeC* grown
+        if self.n >= self.p.max_nodes:
+            return -1
+        if self.n == self.cap:
+            grown = <NodeC*>realloc(self.nodes, (self.cap * 2 + 1024) * sizeof(NodeC))
+            if grown == NULL:
+                return -1
+            self.nodes = grown
+            self.cap = self.cap * 2 + 1024
+        i = self.n
+        self.n += 1
+        memset(&self.nodes[i], 0, sizeof(NodeC))
+        self.nodes[i].parent = parent
+        self.nodes[i].first_child = -1
+        self.nodes[i].key = key
+        self.nodes[i].actor = actor
+        self.nodes[i].to_move = to_move
+        if parent >= 0:
+            self.nodes[i].next_sibling = self.nodes[parent].first_child
+            self.nodes[parent].first_child = i
+        else:
+            self.nodes[i].next_sibling = -1
+        return i
+
+    cdef inline int find_child(self, int node, int key) noexcept nogil:
+        cdef int c = self.nodes[node].first_child
+        while c >= 0:
+            if self.nodes[c].key == key:
+                return c
+            c = self.nodes[c].next_sibling
+        return -1
+
+    cdef int select_or_expand(self, int node, StateC* s, int cp, bint* expanded) noexcept nogil:
+        """One decision: expand an untried legal action if any, else UCB1 over the available children."""
+        cdef action_t buf[MAX_LEGAL]
+        cdef action_t untried[MAX_LEGAL]
+        cdef int n = state_legal_actions(&self.data.c, s, buf), i, c, nu = 0, best = -1
+        cdef double score, best_score = -1e300, logn, mean, prior
+        cdef NodeC* ch
+        c = self.nodes[node].first_child
+        while c >= 0:
+            self.mark[self.nodes[c].key] = c
+            c = self.nodes[c].next_sibling
+        for i in range(n):
+            c = self.mark[buf[i]]
+            if c < 0:
+                untried[nu] = buf[i]
+                nu += 1
+            else:
+                self.nodes[c].avail += 1
+        if nu > 0 and self.n < self.p.max_nodes:
+            if self.p.rollout == ROLLOUT_HEURISTIC:
+                best = self.new_node(node, heuristic_choice(untried, nu, &self.rng), cp, -2)
+            else:
+                best = self.new_node(node, untried[rand_below(&self.rng, nu)], cp, -2)
+            expanded[0] = True
+        else:
+            for i in range(n):
+                c = self.mark[buf[i]]
+                if c < 0:
+                    continue
+                ch = &self.nodes[c]
+                if ch.visits == 0:
+                    score = 1e100
+                else:
+                    mean = ch.value[cp] / ch.visits
+                    logn = log(ch.avail if ch.avail > 1 else 1)
+                    score = mean + self.p.c_uct * sqrt(logn / ch.visits)
+                    if self.p.bias_weight > 0:
+                        prior = kind_prior(buf, n, buf[i])
+                        score += self.p.bias_weight * prior / (ch.visits + 1)
+                if score > best_score:
+                    best_score = score
+                    best = c
+            if best < 0:                       # tree full and nothing expanded: stop descending
+                best = -1
+        c = self.nodes[node].first_child
+        while c >= 0:
+            self.mark[self.nodes[c].key] = -1
+            c = self.nodes[c].next_sibling
+        return best
+
+    cdef void iterate(self) noexcept nogil:
+        cdef StateC s
+        cdef int path[MAX_DEPTH]
+        cdef int depth = 0, node = 0, cp, child, key, i, k, q
+        cdef bint expanded = False
+        cdef action_t a
+        cdef double r[MAX_PLAYERS]
+        cdef double w[MAX_PLAYERS]
+        cdef const DataC* d = &self.data.c
+        memcpy(&s, &self.root, sizeof(StateC))
+        state_determinize(d, &s, self.root_player, &self.rng)            # 1. determinize
+        path[0] = 0
+        while depth < MAX_DEPTH - 1:                                      # 2-3. select and expand
+            cp = state_current_player(d, &s)
+            if cp == TERMINAL:
+                break
+            if cp == CHANCE:
+                a = state_sample_chance(d, &s, &self.rng)
+                key = a
+                if A_DRAW <= a < A_REVEAL and s.cur != self.root_player:
+                    key = KEY_HIDDEN_DRAW                                 # the searcher does not see it
+                child = self.find_child(node, key)
+                if child < 0:
+                    if expanded:
+                        break
+                    child = self.new_node(node, key, -1, -2)
+                    if child < 0:
+                        break
+                    expanded = True
+                self.nodes[child].avail += 1
+            else:
+                if expanded:
+                    break
+                child = self.select_or_expand(node, &s, cp, &expanded)
+                if child < 0:
+                    break
+                a = self.nodes[child].key
+            state_apply(d, &s, a)
+            self.stats.actions += 1
+            node = child
+            if self.nodes[node].to_move == -2:
+                self.nodes[node].to_move = state_current_player(d, &s)
+            depth += 1
+            path[depth] = node
+        self.stats.actions += rollout(d, &s, self.p.rollout, &self.rng)   # 4. roll out
+        reward_vector(d, &s, &self.p, r)                                  # 5. back up (max^n)
+        state_returns(d, &s, w)
+        for i in range(depth + 1):
+            k = path[i]
+            self.nodes[k].visits += 1
+            for q in range(s.num_players):
+                self.nodes[k].value[q] += <float>r[q]
+                self.nodes[k].win[q] += <float>w[q]
+                self.nodes[k].score[q] += <float>s.pl[q].score
+        for q in range(s.num_players):
+            self.stats.score_sum[q] += s.pl[q].score
+            self.stats.score_sq[q] += <double>s.pl[q].score * s.pl[q].score
+            self.stats.win_sum[q] += w[q]
+            for k in range(NSRC):
+                self.stats.src_sum[q * NSRC + k] += s.pl[q].vp_src[k]
+        self.stats.iterations += 1
+
+    def run(self, long long iterations=0, double seconds=0.0):
+        """Run iterations (a count, a time limit in seconds, or both: whichever comes first)."""
+        cdef long long done = 0
+        cdef double start, deadline
+        if iterations <= 0 and seconds <= 0:
+            raise BarcelonaError("a search needs an iteration or a time limit")
+        with nogil:
+            start = now_seconds()
+            deadline = start + seconds
+            while True:
+                if iterations > 0 and done >= iterations:
+                    break
+                if seconds > 0 and (done & 15) == 0 and now_seconds() >= deadline:
+                    break
+                self.iterate()
+                done += 1
+        return done
+
+    # -- reading the tree -----------------------------------------------------------------------------------
+    @property
+    def num_nodes(self):
+        return self.n
+
+    @staticmethod
+    def node_bytes():
+        return sizeof(NodeC)
+
+    def node(self, int i):
+        cdef NodeC* x = &self.nodes[i]
+        k = self.root.num_players
+        return {"key": x.key, "actor": x.actor, "to_move": x.to_move, "visits": x.visits, "avail": x.avail,
+                "value": [x.value[q] for q in range(k)], "win": [x.win[q] for q in range(k)],
+                "score": [x.score[q] for q in range(k)]}
+
+    def children(self, int i):
+        out = []
+        c = self.nodes[i].first_child
+        while c >= 0:
+            out.append(c)
+            c = self.nodes[c].next_sibling
+        return out
+
+    def root_stats(self):
+        k = self.root.num_players
+        st = self.stats
+        return {"iterations": st.iterations, "actions": st.actions,
+                "score_sum": [st.score_sum[q] for q in range(k)], "score_sq": [st.score_sq[q] for q in range(k)],
+                "win_sum": [st.win_sum[q] for q in range(k)],
+                "src_sum": [[st.src_sum[q * NSRC + j] for j in range(NSRC)] for q in range(k)]}
+
+
+def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, rollout="heuristic",
+                max_nodes=4_000_000, bias_weight=0.0):
+    rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
+    rollouts = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}
+    if reward not in rewards:
+        raise BarcelonaError(f"reward must be one of {sorted(rewards)}, not {reward!r}")
+    if rollout not in rollouts:
+        raise BarcelonaError(f"rollout must be one of {sorted(rollouts)}, not {rollout!r}")
+    if not 0 <= mix_weight <= 1 or margin_scale <= 0 or c_uct < 0 or max_nodes < 16 or bias_weight < 0:
+        raise BarcelonaError("search parameters out of range")
+    return {"c_uct": float(c_uct), "reward": rewards[reward], "mix_weight": float(mix_weight),
+            "margin_scale": float(margin_scale), "rollout": rollouts[rollout], "max_nodes": int(max_nodes),
+            "bias_weight": float(bias_weight)}
+
+
+def rollout_games(State state, int n, seed, policy="heuristic"):
+    """n rollouts from state with the given policy (benchmarks, policy comparisons); returns actions applied."""
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    cdef StateC tmp
+    cdef long long total = 0
+    cdef int pol = ROLLOUT_HEURISTIC if policy == "heuristic" else ROLLOUT_UNIFORM
+    cdef int i
+    with nogil:
+        for i in range(n):
+            memcpy(&tmp, &state.c, sizeof(StateC))
+            total += rollout(&state.data.c, &tmp, pol, &rng)
+    return total
+
+
+def flat_mc(State state, int player, long long iterations, seed, dict params):
+    """Flat Monte Carlo (the baseline): every root action gets an equal share of determinized rollouts with the
+    same policy and reward as the ISMCTS; returns {action: (visits, reward sum)}."""
+    cdef const DataC* d = &state.data.c
+    cdef action_t buf[MAX_LEGAL]
+    cdef double r[MAX_PLAYERS]
+    cdef double sums[MAX_LEGAL]
+    cdef long long visits[MAX_LEGAL]
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    cdef StateC s
+    cdef ParamsC p
+    cdef int n = state_legal_actions(d, &state.c, buf), i
+    cdef long long it
+    if n == 0 or state_current_player(d, &state.c) != player:
+        raise BarcelonaError("flat Monte Carlo needs a decision of the given player")
+    p.reward = params["reward"]
+    p.mix_weight = params["mix_weight"]
+    p.margin_scale = params["margin_scale"]
+    p.rollout = params["rollout"]
+    for i in range(n):
+        sums[i] = 0.0
+        visits[i] = 0
+    with nogil:
+        for it in range(iterations):
+            i = <int>(it % n)
+            memcpy(&s, &state.c, sizeof(StateC))
+            state_determinize(d, &s, player, &rng)
+            state_apply(d, &s, buf[i])
+            rollout(d, &s, p.rollout, &rng)
+            reward_vector(d, &s, &p, r)
+            sums[i] += r[player]
+            visits[i] += 1
+    return {buf[i]: (visits[i], sums[i]) for i in range(n)}
