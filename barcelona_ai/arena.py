@@ -26,6 +26,9 @@ class MatchResult:
     share: float                 # candidate's mean win share
     low: float                   # 95% interval (Wilson, on the share)
     high: float
+    beat: float                  # fraction of (candidate, opponent) pairs the candidate finished ahead (ties 0.5)
+    beat_low: float
+    beat_high: float
     mean_score: float            # candidate's mean final VP
     opponent_mean_score: float
     seconds: float
@@ -33,7 +36,9 @@ class MatchResult:
     def line(self) -> str:
         return (f"{self.candidate} vs {self.opponent} ({self.players}p, {self.games} games): "
                 f"win share {self.share:.3f} [{self.low:.3f}, {self.high:.3f}] "
-                f"(equal strength {1 / self.players:.3f}); VP {self.mean_score:.1f} vs {self.opponent_mean_score:.1f}")
+                f"(equal strength {1 / self.players:.3f}); beats an opponent {self.beat:.3f} "
+                f"[{self.beat_low:.3f}, {self.beat_high:.3f}]; VP {self.mean_score:.1f} vs "
+                f"{self.opponent_mean_score:.1f}")
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -60,7 +65,9 @@ def play_game(specs: list[str], setup_seed: int, bot_seed: int) -> dict:
         else:
             s.apply(bots[s.current_player()].choose(s))
             decisions += 1
-    return {"scores": s.scores(), "returns": s.returns(), "decisions": decisions}
+    raw = s.raw()
+    ranks = [(p["score"], p["cerda"], p["sagrada"], p["markers"]) for p in raw["pl"][:len(specs)]]   # R127
+    return {"scores": s.scores(), "returns": s.returns(), "ranks": ranks, "decisions": decisions}
 
 
 def _job(args):
@@ -91,7 +98,14 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
         print(file=sys.stderr)
     shares = [r["returns"][r["cand_seat"]] for r in results]
     low, high = wilson(sum(shares), len(shares))
+    beats = []
+    for r in results:
+        me = r["ranks"][r["cand_seat"]]
+        pair = [1.0 if me > k else 0.5 if me == k else 0.0
+                for i, k in enumerate(r["ranks"]) if i != r["cand_seat"]]
+        beats.append(sum(pair) / len(pair))
+    blow, bhigh = wilson(sum(beats), len(beats))
     own = [r["scores"][r["cand_seat"]] for r in results]
     other = [sum(sc for i, sc in enumerate(r["scores"]) if i != r["cand_seat"]) / (players - 1) for r in results]
     return MatchResult(candidate, opponent, players, games, sum(shares) / games, low, high,
-                       sum(own) / games, sum(other) / games, time.perf_counter() - t0)
+                       sum(beats) / games, blow, bhigh, sum(own) / games, sum(other) / games, time.perf_counter() - t0)

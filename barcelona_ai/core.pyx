@@ -85,6 +85,11 @@ cdef inline void push_frame(StateC* s, int kind, int player, int a, int b, int s
     f.lst = lst
     s.nframes += 1
 
+cdef inline void pop_frame(StateC* s) noexcept nogil:
+    """Drop the top frame and clear its slot, so that equal positions have equal bytes (and hashes)."""
+    s.nframes -= 1
+    memset(&s.frames[s.nframes], 0, sizeof(FrameC))
+
 cdef inline int top_citizen(const StateC* s, int c) noexcept nogil:
     return s.cross_hi[c] if s.cross_hi[c] >= 0 else s.cross_lo[c]
 
@@ -730,21 +735,21 @@ cdef void run_effects(const DataC* d, StateC* s) noexcept nogil:
             return
         if s.discard_player >= 0:                                 # an overflow is resolved at once
             return
-    s.nframes -= 1
+    pop_frame(s)
 
 cdef void apply_frame(const DataC* d, StateC* s, action_t a) noexcept nogil:
     cdef FrameC* f = &s.frames[s.nframes - 1]
     cdef int p = f.player, kind = f.kind, fa = f.a, fb = f.b, i, from_, sp
     cdef PlayerC* pl = &s.pl[p]
     if kind == FR_GRANT:
-        s.nframes -= 1
+        pop_frame(s)
         if a != A_SKIP:
             apply_grant(d, s, p, fa, a)
     elif kind == FR_NARROW2:
-        s.nframes -= 1
+        pop_frame(s)
         place_street(d, s, p, a - A_STREET)
     elif kind == FR_PASSENGER:
-        s.nframes -= 1
+        pop_frame(s)
         if a == A_PASSENGER:
             sp = fa
             i = pl.passengers
@@ -758,7 +763,7 @@ cdef void apply_frame(const DataC* d, StateC* s, action_t a) noexcept nogil:
             push_frame(s, FR_GRANT, p, s.street_action[d.space_street[sp]], 0, SRC_ACTIONS, 0)   # R84, A18
     elif kind == FR_SAGRADA:
         if a == A_SAG_STOP:
-            s.nframes -= 1
+            pop_frame(s)
         else:
             f.a -= 1
             from_ = pl.sagrada
@@ -767,18 +772,18 @@ cdef void apply_frame(const DataC* d, StateC* s, action_t a) noexcept nogil:
                 if d.sag_slot_after[i] == from_:
                     push_frame(s, FR_SAG_TILE, p, d.sag_slot_level[i], i, SRC_SAGRADA, 0)
     elif kind == FR_SAG_TILE:
-        s.nframes -= 1
+        pop_frame(s)
         i = a - A_SAG_TILE
         s.sag_offer &= ~(<uint32_t>1 << i)
         pl.sag_tile[fb] = i
         push_frame(s, FR_EFFECTS, p, 0, 0, SRC_SAGRADA, d.sag_list[i])
     elif kind == FR_RES:
-        s.nframes -= 1
+        pop_frame(s)
         i = a - A_RES
         gain(d, s, p, i, fa - i)
     elif kind == FR_INT_PICK:
         if a == A_INT_DONE:
-            s.nframes -= 1
+            pop_frame(s)
         else:
             i = a - A_INT_PICK
             f.a -= 1
@@ -886,7 +891,7 @@ cdef void settle(const DataC* d, StateC* s) noexcept nogil:
                 run_effects(d, s)
                 continue
             if gen_frame(d, s, &s.frames[s.nframes - 1], buf) == 0:
-                s.nframes -= 1
+                pop_frame(s)
                 continue
             return
         if s.phase == PH_PLACE:

@@ -1,0 +1,499 @@
+"""Plain-text rendering of a game state for people (no colour codes, about 70 columns).
+
+:func:`render_state` draws, from top to bottom: the 5x5 street grid (crossings with their citizens and
+Intersections, street spaces with tiles, Passengers and Trams, blocks with buildings and marker stacks, and the
+action tile at the end of each street), the three citizen tracks, the Cerda Scoring tiles, the Cerda track, the
+Modernisme tiles, the Public Service stacks, the Sagrada offer, the Sidewalk, one block per player board
+(:func:`render_player`) and a last line saying whose decision it is. Coordinates are those of rules-inventory
+§0 and of the move notation (:mod:`barcelona_ai.notation`).
+"""
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from .core import CONSTANTS as C
+from .core import SOURCES
+from .tables import ACTION_KINDS, GRANT_KINDS
+
+CLASS_LETTERS = ("W", "M", "U")
+WIDTH = 70
+ACTION_CODES = {
+    "GAIN_2_COINS": "COI", "GAIN_CLOTH_3VP": "CLO", "PLACE_COBBLESTONE": "COB", "BUILD_1_WIDE": "WID",
+    "BUILD_2_NARROW": "NAR", "BUILD_INTERSECTION": "INT", "IMPROVE_MODERNISME": "IMP",
+    "TAKE_MODERNISME": "TAK", "BUILD_PUBLIC_SERVICE": "PS", "MOVE_TRAM": "TRM", "CERDA_PLUS_2": "CER",
+}
+ACTION_TITLES = {
+    "GAIN_2_COINS": "Gain 2 Coins", "GAIN_CLOTH_3VP": "Gain 1 Cloth + 3 VP", "PLACE_COBBLESTONE": "Place Cobblestone",
+    "BUILD_1_WIDE": "Build 1 Wide Street", "BUILD_2_NARROW": "Build 2 Narrow Streets",
+    "BUILD_INTERSECTION": "Build an Intersection", "IMPROVE_MODERNISME": "Improve Modernisme",
+    "TAKE_MODERNISME": "Take Modernisme", "BUILD_PUBLIC_SERVICE": "Build a Public Service",
+    "MOVE_TRAM": "Move your Tram", "CERDA_PLUS_2": "Cerda +2",
+}
+PHASES = {C["PH_PLACE"]: "place", C["PH_ACTIONS"]: "actions", C["PH_BUILD"]: "build", C["PH_END"]: "end",
+          C["PH_REFRESH"]: "refresh", C["PH_DRAW"]: "draw", C["PH_OVER"]: "over"}
+FRAMES = {C["FR_EFFECTS"]: "effects", C["FR_GRANT"]: "grant", C["FR_NARROW2"]: "narrow2",
+          C["FR_PASSENGER"]: "passenger", C["FR_SAGRADA"]: "sagrada", C["FR_SAG_TILE"]: "sag_tile",
+          C["FR_RES"]: "res", C["FR_INT_PICK"]: "int_pick"}
+
+__all__ = ["render_state", "render_player"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# helpers
+
+def _space_name(s: int) -> str:
+    if s < 20:
+        return f"V({s // 4},{s % 4})"
+    if s < 40:
+        return f"H({(s - 20) % 4},{(s - 20) // 4})"
+    return f"D({s - 40})"
+
+
+def _cond(t: dict, cond: int) -> str:
+    return t["cond_names"][cond]
+
+
+def _short_benefit(text: str) -> str:
+    """Sidewalk benefit in at most ~8 characters: 'COIN1+CLOTH1' -> 'Co1+Cl1', 'ACT_BUILD_WIDE' -> 'aWide'."""
+    acts = {"BUILD_WIDE": "aWide", "BUILD_NARROW": "aNarr", "BUILD_INTERSECTION": "aInter",
+            "IMPROVE_MODERNISME": "aImpr", "TAKE_MODERNISME": "aTake", "MOVE_TRAM": "aTram"}
+    out = []
+    for part in text.split("+"):
+        if part.startswith("ACT_"):
+            core = part[4:]
+            free = core.endswith("_FREE")
+            core = core[:-5] if free else core
+            out.append(acts.get(core, "a" + core.title().replace("_", "")[:5]) + ("!" if free else ""))
+        else:
+            for long, short in (("COIN", "Co"), ("CLOTH", "Cl"), ("CERDA", "Ce"), ("SAGRADA", "Sa"),
+                                ("RES", "Re")):
+                if part.startswith(long):
+                    part = short + part[len(long):]
+                    break
+            out.append(part)
+    return "+".join(out)
+
+
+def _wrap(head: str, items: list[str], sep: str = ", ") -> list[str]:
+    text = head + (sep.join(items) if items else "-")
+    return textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False) or [head]
+
+
+def _bits(mask: int) -> list[int]:
+    return [i for i in range(32) if (mask >> i) & 1]
+
+
+class _View:
+    """The raw state plus the edition tables, read once per rendering."""
+
+    def __init__(self, state: Any):
+        self.state = state
+        self.raw = state.raw()
+        self.ed = state.game_data.edition
+        self.t = self.ed.t
+        self.n = self.raw["num_players"]
+        self.tram_at: dict[int, list[int]] = {}
+        for p in range(self.n):
+            sp = self.raw["pl"][p]["tram"]
+            if sp >= 0:
+                self.tram_at.setdefault(sp, []).append(p)
+        self.bs_index = {name: i for i, name in enumerate(self.t["bs_names"])}
+        self.mod_name = self._mod_names()
+
+    def _mod_names(self) -> list[str]:
+        seen: dict[str, int] = {}
+        out = []
+        for cond in self.t["mod_cond"]:
+            base = self.t["cond_names"][cond].split()[0]
+            seen[base] = seen.get(base, 0) + 1
+            out.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+        return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the street grid
+
+def _cross_cell(v: _View, c: int) -> str:
+    r = v.raw
+    lo, hi = r["cross_lo"][c], r["cross_hi"][c]
+    if lo >= 0 and hi >= 0:
+        cit = f"{CLASS_LETTERS[hi]}/{CLASS_LETTERS[lo]}"
+    elif lo >= 0:
+        cit = f" {CLASS_LETTERS[lo]} "
+    else:
+        cit = " . "
+    owner = r["cross_int"][c]
+    cost = v.t["cross_cost"][c]
+    if owner >= 0:
+        tag = f"*{owner}"
+    elif cost > 0:
+        tag = f"${cost}"
+    else:
+        tag = "  "
+    return cit + tag
+
+
+def _space_parts(v: _View, sp: int) -> tuple[str, str]:
+    """(tile part, passenger/tram part) of a street space."""
+    r = v.raw
+    owner = r["street_owner"][sp]
+    tile = f"{owner}{'W' if v.t['space_wide'][sp] else 'N'}" if owner >= 0 else ""
+    extra = ""
+    if r["passenger"][sp] >= 0:
+        extra += f"p{r['passenger'][sp]}"
+    for p in v.tram_at.get(sp, []):
+        extra += f"T{p}"
+    return tile, extra
+
+
+def _corner_token(v: _View, bs: int) -> str:
+    r = v.raw
+    if r["bld_level"][bs] == 0:
+        return ""
+    marks = "".join(str(r["bld_mark"][bs * 3 + k]) for k in range(r["bld_n"][bs]))
+    return "C" + (marks or "-")
+
+
+def _block_lines(v: _View, i: int, j: int) -> tuple[str, str]:
+    r = v.raw
+    if i == j:
+        ne, sw = v.bs_index[f"NE({i})"], v.bs_index[f"SW({i})"]
+        tile, extra = _space_parts(v, 40 + i)
+        if not tile and not extra:
+            tile = "="
+        a = "\\" + f"{tile:<4}" + f"{_corner_token(v, ne):>4}"
+        b = f"{_corner_token(v, sw):<4}" + f"{extra:>4}" + "\\"
+        return a, b
+    bs = v.bs_index[f"B({i},{j})"]
+    lvl = r["bld_level"][bs]
+    if lvl == 0:
+        return " " * 9, " " * 9
+    name = "C" if lvl == 4 else f"L{lvl}"
+    marks = "".join(str(r["bld_mark"][bs * 3 + k]) for k in range(r["bld_n"][bs]))
+    return f"{name:^9}", f"{'[' + (marks or '-') + ']':^9}"
+
+
+def _grid(v: _View) -> list[str]:
+    r = v.raw
+    codes = [ACTION_CODES.get(ACTION_KINDS[k], "?") if 0 <= k < len(ACTION_KINDS) else "?"
+             for k in r["street_action"]]
+    out = ["   " + (" " * 9).join(f"c{c}".center(5) for c in range(5))]
+    for row in range(5):
+        line = f"r{row} "
+        for c in range(5):
+            line += _cross_cell(v, row * 5 + c)
+            if c < 4:
+                sp = 20 + row * 4 + c
+                tile, extra = _space_parts(v, sp)
+                fill = "=" if v.t["space_wide"][sp] else "-"
+                body = tile + extra
+                line += (f" {body} " if body else "").center(9, fill)
+        out.append(line + " " + codes[5 + row])
+        if row == 4:
+            break
+        line_a, line_b = "   ", "   "
+        for c in range(5):
+            sp = c * 4 + row
+            tile, extra = _space_parts(v, sp)
+            glyph = "||" if v.t["space_wide"][sp] else "|"
+            line_a += (tile or glyph).center(5)
+            line_b += (extra or glyph).center(5)
+            if c < 4:
+                a, b = _block_lines(v, c, row)
+                line_a += a
+                line_b += b
+        out.append(line_a.rstrip())
+        out.append(line_b.rstrip())
+    out.append("   " + (" " * 9).join(codes[c].center(5) for c in range(5)) + " \\" + codes[10])
+    return out
+
+
+def _grid_legend(v: _View) -> list[str]:
+    lines = ["crossing: top/bottom citizen, *n Intersection of player n, $n cost",
+             "street: - narrow, = wide (| and || vertical); nN/nW tile of",
+             "  player n, pn Passenger, Tn Tram; \\ diagonal D(k)",
+             "block: L1-L3 or C corner, [markers bottom..top]"]
+    items = []
+    for k in sorted({x for x in v.raw["street_action"]}):
+        if 0 <= k < len(ACTION_KINDS):
+            items.append(f"{ACTION_CODES[ACTION_KINDS[k]]} {ACTION_TITLES[ACTION_KINDS[k]]}")
+    return lines + _wrap("actions: ", items, "; ")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# shared boards
+
+def _tracks(v: _View) -> list[str]:
+    r, t = v.raw, v.t
+    out = ["Citizen tracks (# filled, number = VP of an empty space, * mark):"]
+    lowest = None
+    for k in range(3):
+        n = t["track_len"][k]
+        marks = set(t["track_mark"][k])
+        mask = r["track"][k]
+        cells = []
+        for i in range(n):
+            filled = (mask >> i) & 1
+            vp = t["track_vp"][k][i]
+            if filled:
+                cells.append(" *#" if i in marks else "  #")
+            else:
+                cells.append(f"{'*' + str(vp):>3}" if i in marks else f"{vp:>3}")
+        line = f"{CLASS_LETTERS[k]} |"
+        ends = _section_ends(v, k)
+        for i, cell in enumerate(cells):
+            line += cell
+            if i in ends:
+                line += " |"
+        if r["track_off"][k]:
+            line += f" +{r['track_off'][k]}"
+        out.append(line)
+        free = [i for i in range(n) if not (mask >> i) & 1]
+        if free:
+            vp = t["track_vp"][k][free[0]]
+            lowest = vp if lowest is None else min(lowest, vp)
+    out.append(f"  building VP now (lowest visible): {lowest if lowest is not None else 0}")
+    return out
+
+
+def _section_ends(v: _View, k: int) -> set[int]:
+    """Last index of each section of track k (from the data file)."""
+    try:
+        return {int(sec[1]) for sec in v.ed.raw["citizen_tracks"][("WORKING", "MIDDLE", "UPPER")[k]]["sections"]}
+    except (KeyError, TypeError, IndexError, ValueError):
+        return set()
+
+
+def _cerda(v: _View) -> list[str]:
+    r, t = v.raw, v.t
+    out = ["Cerda Scoring tiles:"]
+    for sec in range(3):
+        cond = r["cerda_tile"][sec]
+        state = "scored" if (r["scored"] >> sec) & 1 else "open"
+        out.append(f"  section {sec + 1}: {_cond(t, cond)}, {t['cond_vp'][cond]} VP each  [{state}]")
+    mult = t["cerda_mult"]
+    w = max(3, v.n + 1)
+    idx = "".join(f"{i:>{w}}" for i in range(len(mult)))
+    mul = "".join(f"{'x' + str(m):>{w}}" for m in mult)
+    who = ""
+    for i in range(len(mult)):
+        here = "".join(str(p) for p in range(v.n) if r["pl"][p]["cerda"] == i)
+        who += f"{here or '.':>{w}}"
+    out.append(f"Cerda track (start at {t['cerda_start']}):")
+    out.append(f"  space {idx}")
+    out.append(f"  mult  {mul}")
+    out.append(f"  who   {who}")
+    return out
+
+
+def _modernisme(v: _View) -> list[str]:
+    r, t = v.raw, v.t
+    display = _bits(r["mod_display"])
+    items = [f"{v.mod_name[i]} {_cond(t, t['mod_cond'][i]).split(' ', 1)[1]}" for i in display]
+    out = _wrap("Modernisme display: ", items)
+    discard = [v.mod_name[i] for i in _bits(r["mod_discard"])]
+    out += _wrap(f"  stack {len(_bits(r['mod_stack']))} face down; discard {len(discard)}: ", discard, " ")
+    return out
+
+
+def _public_services(v: _View) -> list[str]:
+    r, t = v.raw, v.t
+    out = ["Public Services:"]
+    per_stack = t["ps_tiles_2p"] if v.n == 2 else 3
+    for k, name in enumerate(t["ps_names"]):
+        left = r["ps_left"][k]
+        if left < 0:
+            continue
+        title = " ".join(w.capitalize() for w in name.split("_"))
+        if left > 0:
+            idx = per_stack - left
+            what = f"{left} left, next {t['ps_cost'][idx]} coins -> {t['ps_vp'][idx]} VP"
+        else:
+            what = "none left"
+        built = [str(p) for p in range(v.n) if (r["pl"][p]["ps_built"] >> k) & 1]
+        out.append(f"  {title:<20} {what}" + (f"; built by {','.join(built)}" if built else ""))
+    return out
+
+
+def _sagrada_offer(v: _View) -> list[str]:
+    r, t = v.raw, v.t
+    out = []
+    for lvl in (1, 2, 3):
+        items = [t["sag_text"][i] for i in _bits(r["sag_offer"]) if t["sag_level"][i] == lvl]
+        out += _wrap(f"Sagrada offer L{lvl}: ", items)
+    return out
+
+
+def _sidewalk(v: _View) -> list[str]:
+    r = v.raw
+    rows = v.ed.raw.get("sidewalk", {}).get("rows") if isinstance(v.ed.raw, dict) else None
+    out = ["Sidewalk (## = cobblestone; otherwise the space's benefit):",
+           "    " + "".join(f"c{c}".ljust(9) for c in range(6))]
+    for row in range(5):
+        line = f"r{row}  "
+        for col in range(6):
+            i = row * 6 + col
+            if (r["sidewalk"] >> i) & 1:
+                cell = "##"
+            else:
+                try:
+                    cell = _short_benefit(rows[row][col])
+                except (TypeError, IndexError, KeyError):
+                    cell = "?"
+            line += cell.ljust(9)
+        out.append(line.rstrip())
+    out.append("  Co coin, Cl cloth, Ce Cerda, Sa Sagrada, Re resources, a.. action")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# player boards
+
+def _player_lines(v: _View, p: int) -> list[str]:
+    r, t = v.raw, v.t
+    pl = r["pl"][p]
+    mover = v.state.current_player()
+    tag = []
+    if p == mover:
+        tag.append("to move")
+    if p == r["cur"] and r["phase"] != C["PH_OVER"]:
+        tag.append("turn")
+    head = f"-- Player {p}" + (f" ({', '.join(tag)})" if tag else "") + " "
+    out = [head.ljust(WIDTH - 2, "-")]
+    src = [f"{SOURCES[k]} {pl['vp_src'][k]}" for k in range(len(SOURCES)) if pl["vp_src"][k]]
+    out += _wrap(f" score {pl['score']} VP: ", src) if src else [f" score {pl['score']} VP"]
+    cap = t["wh_free"] + pl["cobbles"]
+    cob_vp = t["cobble_vp"][pl["cobbles"] - 1] if pl["cobbles"] > 0 else 0
+    out.append(f" coins {pl['coins']}, cloth {pl['cloth']} (warehouse {pl['coins'] + pl['cloth']}/{cap})"
+               f"   cobblestones out {pl['cobbles']}/6 (end {cob_vp} VP)")
+    nxt = f"next costs {t['inter_cost'][pl['inters']]}" if pl["inters"] < 5 else "all built"
+    out.append(f" Intersections {pl['inters']}/5 ({nxt})   streets left: narrow "
+               f"{t['narrow_total'] - pl['narrow']}, wide {t['wide_total'] - pl['wide']}")
+    pas_vp = t["pass_vp"][pl["passengers"] - 1] if pl["passengers"] > 0 else 0
+    tram = _space_name(pl["tram"]) if pl["tram"] >= 0 else "not placed"
+    out.append(f" passengers {pl['passengers']}/5 (end {pas_vp} VP)   tram {tram}   markers placed {pl['markers']}/8")
+    mult = t["cerda_mult"][pl["cerda"]] if 0 <= pl["cerda"] < len(t["cerda_mult"]) else "?"
+    tiles = [t["sag_text"][x] if x >= 0 else "-" for x in pl["sag_tile"]]
+    out.append(f" Cerda {pl['cerda']} (x{mult})   Sagrada {pl['sagrada']}/{t['sag_spaces'] - 1}: "
+               + " | ".join(tiles))
+    mods = []
+    for k in range(5):
+        tile = pl["mod_tile"][k]
+        name = v.mod_name[tile] if tile >= 0 else "-"
+        mods.append(f"{k + 1}:{name} {'up' if pl['mod_up'][k] else 'down'}")
+    out += _wrap(" Modernisme: ", mods, "  ")
+    built = [" ".join(w.capitalize() for w in t["ps_names"][k].split("_")) for k in range(len(t["ps_names"]))
+             if (pl["ps_built"] >> k) & 1]
+    out += _wrap(" Public Services: ", built)
+    hand = pl["hand"]
+    if any(h < 0 for h in hand):
+        hand_text = f"{max(hand[0], 0)} hidden"
+    else:
+        letters = [CLASS_LETTERS[k] for k in range(3) for _ in range(hand[k])]
+        hand_text = " ".join(letters) if letters else "empty"
+    out.append(f" hand: {hand_text}   turns played {pl['turns']}")
+    return out
+
+
+def render_player(state: Any, p: int) -> str:
+    """The board of player `p` as text."""
+    v = _View(state)
+    if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < v.n:
+        from .errors import PlayerCountError
+        raise PlayerCountError(f"no seat {p!r} in a {v.n}-player game")
+    return "\n".join(line.rstrip() for line in _player_lines(v, p))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# whose decision
+
+def _status(v: _View) -> str:
+    state, r, t = v.state, v.raw, v.t
+    phase = PHASES.get(r["phase"], str(r["phase"]))
+    frame = ""
+    if r["nframes"] > 0:
+        f = r["frames"][r["nframes"] - 1]
+        frame = FRAMES.get(f["kind"], str(f["kind"]))
+    where = f"phase {phase}" + (f", frame {frame}" if frame else "")
+    cp = state.current_player()
+    if state.is_terminal():
+        scores = state.scores()
+        ret = state.returns()
+        best = max(ret) if ret else 0
+        winners = [str(p) for p in range(v.n) if ret[p] == best and best > 0]
+        return (f"Game over. Scores: {', '.join(f'P{p} {s}' for p, s in enumerate(scores))}. "
+                f"Winner: player {' and '.join(winners)}.")
+    if cp == C["CHANCE"]:
+        if r["reveal_pending"] > 0:
+            what = (f"reveal a Modernisme tile ({len(_bits(r['mod_stack']))} in the stack, "
+                    f"{r['reveal_pending']} to reveal)")
+        else:
+            bag = ", ".join(f"{CLASS_LETTERS[k]} {r['bag'][k]}" for k in range(3))
+            what = f"player {r['cur']} draws a citizen (bag: {bag}; {r['draws_left']} to draw)"
+        return f"Chance: {what}\n  [{where}]"
+    if r["discard_player"] >= 0:
+        what = "Warehouse overflow: discard a coin or a cloth"
+    elif r["nframes"] > 0:
+        f = r["frames"][r["nframes"] - 1]
+        kind = f["kind"]
+        if kind == C["FR_GRANT"]:
+            gk = f["a"]
+            name = GRANT_KINDS[gk] if 0 <= gk < len(GRANT_KINDS) else str(gk)
+            what = f"granted action {name} (or skip)"
+        elif kind == C["FR_NARROW2"]:
+            what = "lay the second Narrow street tile"
+        elif kind == C["FR_PASSENGER"]:
+            what = f"place a Passenger on {_space_name(f['a'])}? (or skip)"
+        elif kind == C["FR_SAGRADA"]:
+            what = f"Sagrada steps ({f['a']} left): step or stop"
+        elif kind == C["FR_SAG_TILE"]:
+            what = f"choose a level {f['a']} Sagrada tile for slot {f['b'] + 1}"
+        elif kind == C["FR_RES"]:
+            what = f"split {f['a']} resources between coins and cloth"
+        elif kind == C["FR_INT_PICK"]:
+            what = f"pick Intersection benefits ({f['a']} left; player {r['cur']}'s turn)"
+        else:
+            what = "decide"
+    elif r["phase"] == C["PH_PLACE"]:
+        what = "place citizens on a crossing (turn step 1)"
+    elif r["phase"] == C["PH_ACTIONS"]:
+        c = r["place_crossing"]
+        what = f"actions of crossing ({c % 5},{c // 5}), or end actions"
+    elif r["phase"] == C["PH_BUILD"]:
+        what = "construct a building (step 2, compulsory)"
+    else:
+        what = "decide"
+    n = len(state.legal_actions())
+    return f"Player {cp} to move: {what}\n  [{where}; {n} legal]"
+
+
+def render_state(state: Any) -> str:
+    """The whole table as plain text (see the module docstring)."""
+    v = _View(state)
+    r = v.raw
+    turns = [r["pl"][p]["turns"] for p in range(v.n)]
+    head = (f"Barcelona, {v.n} players, edition {state.edition}; round {min(turns) + 1}"
+            + ("; END TRIGGERED" if r["end_triggered"] else ""))
+    out = [head, ""]
+    out += _grid(v)
+    out += _grid_legend(v)
+    out.append("")
+    out += _tracks(v)
+    out += _cerda(v)
+    out.append("")
+    out += _modernisme(v)
+    out += _public_services(v)
+    out += _sagrada_offer(v)
+    left = [f"{k} {r['bld_stack'][i]}" for i, k in enumerate(("corner", "L1", "L2", "L3"))]
+    out.append("Buildings left: " + ", ".join(left) + "; bonus rows taken: "
+               + (" ".join(str(j) for j in range(4) if (r["bonus_rows"] >> j) & 1) or "none"))
+    out.append("")
+    out += _sidewalk(v)
+    for p in range(v.n):
+        out.append("")
+        out += _player_lines(v, p)
+    out.append("")
+    out += _status(v).split("\n")
+    return "\n".join(line.rstrip() for line in out)
+

@@ -1,0 +1,220 @@
+"""Plain-text rendering (barcelona_ai.render): the key facts of a position appear, for 2-4 players and at the end.
+
+Positions are built through the raw state (tests/helpers.py); rule numbers refer to rules-inventory.md.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from barcelona_ai import PlayerCountError, new_game
+from barcelona_ai.render import render_player, render_state
+
+from helpers import C, W, M, U, building_space, cross, edit, game, place_id, space
+
+
+def _grid_line(text: str, row: int) -> str:
+    return next(line for line in text.splitlines() if line.startswith(f"r{row} ") and len(line) > 60)
+
+
+def _lines_between(text: str, row: int) -> list[str]:
+    """The two lines drawn between crossing rows `row` and `row + 1`."""
+    lines = text.splitlines()
+    i = lines.index(_grid_line(text, row))
+    return lines[i + 1: i + 3]
+
+
+def _position():
+    """A hand-made 4-player position with one of everything the grid shows."""
+    def fn(r):
+        r["street_owner"][space("V(1,1)")] = 2              # narrow tile of player 2 (R50)
+        r["street_owner"][space("H(1,2)")] = 1              # wide tile of player 1
+        r["passenger"][space("H(1,2)")] = 3                 # R83
+        r["pl"][0]["tram"] = space("H(1,2)")                # R81
+        r["pl"][0]["hand"] = [1, 1, 0]
+        r["cross_lo"][cross(2, 3)] = M                      # R37: M bottom, W top
+        r["cross_hi"][cross(2, 3)] = W
+        r["cross_lo"][cross(4, 0)] = U                      # a lone citizen (A2)
+        r["cross_int"][cross(2, 3)] = 1                     # Intersection of player 1 (R57)
+        b = building_space("B(1,0)")                        # L2 with markers 0 then 3 (R101, R102)
+        r["bld_level"][b] = 2
+        r["bld_n"][b] = 2
+        r["bld_mark"][b * 3] = 0
+        r["bld_mark"][b * 3 + 1] = 3
+        ne = building_space("NE(0)")                        # corner of player 2 (R96)
+        r["bld_level"][ne] = 4
+        r["bld_n"][ne] = 1
+        r["bld_mark"][ne * 3] = 2
+        r["pl"][2]["score"] = 37
+        r["pl"][2]["cerda"] = 9
+        r["pl"][1]["mod_tile"][2] = 4                       # SC05 on project 3, marker up (R66, R71)
+        r["pl"][1]["mod_up"][2] = 1
+        r["pl"][3]["coins"] = 3
+        r["pl"][3]["cloth"] = 2
+        r["scored"] = 1                                     # section 1 scored (R109)
+        r["sidewalk"] |= 1 << (0 * 6 + 0)                   # a cobblestone on r0c0 (R46)
+    return edit(game(4, 1), fn)
+
+
+def test_grid_shows_streets_citizens_intersections_and_buildings():
+    text = render_state(_position())
+    # horizontal row 2: wide space H(1,2) with tile of player 1, Passenger of 3 and Tram of 0
+    assert "1Wp3T0" in _grid_line(text, 2)
+    # vertical V(1,1) lies between crossing rows 1 and 2
+    assert "2N" in _lines_between(text, 1)[0]
+    # crossing (2,3): W on top of M, Intersection of player 1
+    assert "W/M*1" in _grid_line(text, 3)
+    assert " U " in _grid_line(text, 0)
+    # block B(1,0): Level 2, markers bottom..top 0,3; NE(0) a corner of player 2
+    between = _lines_between(text, 0)
+    assert "L2" in between[0] and "[03]" in between[1]
+    assert "C2" in between[0]
+    # printed crossing costs (R38): (0,0) costs 1
+    assert "$1" in _grid_line(text, 0)
+
+
+def test_action_tiles_on_every_street():
+    """R11 printed setup (§4.4): vertical 0 = Gain 2 Coins ... diagonal = Move your Tram."""
+    text = render_state(game(4, 1))
+    assert _grid_line(text, 0).endswith("TAK")              # horizontal 0: Take Modernisme
+    assert _grid_line(text, 2).endswith("CER")              # horizontal 2: Cerda +2
+    bottom = next(line for line in text.splitlines() if line.strip().startswith("COI"))
+    assert bottom.split() == ["COI", "NAR", "PS", "WID", "CLO", "\\TRM"]
+    assert "TRM Move your Tram" in text
+
+
+def test_shared_boards():
+    s = _position()
+    text = render_state(s)
+    assert "section 1:" in text and "[scored]" in text and "[open]" in text
+    assert "Cerda track" in text and "who" in text
+    who = next(line for line in text.splitlines() if line.strip().startswith("who"))
+    assert who.split()[1 + 9] == "2"                        # player 2 on Cerda space 9
+    assert "Modernisme display:" in text and "face down" in text
+    assert "Public Services:" in text
+    assert "Sagrada offer L1: RES3, RES2+VP2" in text
+    side = next(line for line in text.splitlines() if line.startswith("r0  ") and "##" in line)
+    assert side.split()[0] == "r0" and side.split()[1] == "##"    # r0c0 now holds a cobblestone
+    assert "Citizen tracks" in text and text.count("\nW |") == 1
+
+
+def test_citizen_track_rows_show_fills_and_marks():
+    """2 players (R12): prefilled spaces show as filled; marks (R106) carry a star."""
+    text = render_state(new_game(players=2, seed=3))
+    w_row = next(line for line in text.splitlines() if line.startswith("W |"))
+    assert w_row.split()[2:5] == ["#", "#", "2"]                # prefill_2p 0 and 1
+    assert "*3" in w_row                                    # empty mark at index 4 (VP 3)
+
+
+def test_player_blocks():
+    s = _position()
+    text = render_state(s)
+    assert " score 37 VP" in render_player(s, 2)
+    assert " score 37 VP" in text
+    assert "3:SC05 up" in render_player(s, 1)
+    assert "coins 3, cloth 2" in render_player(s, 3)
+    assert "hand: W M" in render_player(s, 0)
+    assert "tram H(1,2)" in render_player(s, 0)
+    assert render_player(s, 0).splitlines()[0].startswith("-- Player 0 (to move")
+    for p in range(4):
+        assert render_player(s, p) in text
+
+
+def test_hidden_hand_is_shown_as_a_count():
+    """A6: an observation hides other hands as [size, -1, -1]."""
+    s = game(4, 1)
+    obs = type(s).from_raw(s.observation(0))
+    assert "hidden" in render_player(obs, 1)
+    assert "hand: " in render_player(obs, 0) and "hidden" not in render_player(obs, 0)
+
+
+def test_render_player_rejects_bad_seats():
+    s = game(2, 1)
+    for bad in (2, -1, "0"):
+        with pytest.raises(PlayerCountError):
+            render_player(s, bad)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_whole_game_renders_for_every_player_count(players):
+    """Every state of a random game renders, within ~70 columns, without colour codes; the status line
+    names the decision; the end shows the final scores (R124)."""
+    s = new_game(players=players, seed=players)
+    rng = random.Random(players)
+    kinds = set()
+    step = 0
+    while True:
+        if step % 7 == 0 or s.is_terminal() or s.is_chance_node():
+            text = render_state(s)
+            assert "\x1b" not in text
+            assert max(len(line) for line in text.splitlines()) <= 70
+            assert f"-- Player {players - 1}" in text and f"-- Player {players}" not in text
+            last = text.splitlines()[-2:]
+            if s.is_terminal():
+                assert last[-1].startswith("Game over.")
+                for p, score in enumerate(s.scores()):
+                    assert f"P{p} {score}" in last[-1]
+                ret = s.returns()
+                assert f"Winner: player {ret.index(max(ret))}" in last[-1]      # R126-R127 via returns()
+                kinds.add("over")
+                break
+            if s.is_chance_node():
+                assert last[0].startswith("Chance:")
+                kinds.add("chance")
+            else:
+                assert last[0].startswith(f"Player {s.current_player()} to move:")
+                kinds.add("decision")
+        s.apply(rng.choice(s.legal_actions()))
+        step += 1
+    assert kinds == {"over", "chance", "decision"}
+
+
+def test_status_line_names_the_phase_and_frame():
+    s = game(4, 1)
+    last = render_state(s).splitlines()[-2:]
+    assert last[0].startswith("Player 0 to move: place citizens")          # R37
+    assert last[1].strip() == f"[phase place; {len(s.legal_actions())} legal]"
+    s.apply(place_id(2, 3, s.legal_actions()[0] % 3))
+    assert "Player 0 to move: actions of crossing (2,3), or end actions" in render_state(s)
+
+
+def test_str_is_the_rendering():
+    s = game(3, 2)
+    assert str(s) == render_state(s) == s.render()
+
+
+FRAME_WORDS = {
+    C["FR_GRANT"]: "granted action",            # A18
+    C["FR_NARROW2"]: "second Narrow",            # A14
+    C["FR_PASSENGER"]: "place a Passenger on",   # R83
+    C["FR_SAGRADA"]: "Sagrada steps",            # R118
+    C["FR_SAG_TILE"]: "Sagrada tile for slot",   # R119
+    C["FR_RES"]: "resources between coins and cloth",
+    C["FR_INT_PICK"]: "pick Intersection benefits",   # R62, A23
+}
+
+
+def test_status_line_for_every_frame_and_overflow():
+    """The last lines say who decides inside nested pieces of a turn, including off-turn decisions (A23)
+    and Warehouse overflow (A39)."""
+    seen = set()
+    for players in (2, 3, 4):
+        for seed in range(6):
+            s = new_game(players=players, seed=seed)
+            rng = random.Random(seed)
+            while not s.is_terminal():
+                raw = s.raw()
+                if s.current_player() >= 0:
+                    status = "\n".join(render_state(s).splitlines()[-2:])
+                    assert status.startswith(f"Player {s.current_player()} to move:")
+                    if raw["discard_player"] >= 0:
+                        assert "Warehouse overflow" in status
+                        seen.add("discard")
+                    elif raw["nframes"]:
+                        kind = raw["frames"][raw["nframes"] - 1]["kind"]
+                        assert FRAME_WORDS[kind] in status
+                        assert "frame" in status
+                        seen.add(kind)
+                s.apply(rng.choice(s.legal_actions()))
+    assert seen == set(FRAME_WORDS) | {"discard"}
