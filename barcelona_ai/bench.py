@@ -58,7 +58,24 @@ def signature() -> int:
     return total
 
 
-def run_bench(games: int = 5000, out=print) -> int:
+def search_rate(players: int = 4, seconds: float = 2.0, threads: int = 1, seed: int = 1) -> float:
+    """ISMCTS iterations per second from the seeded setup (time-limited search)."""
+    from .engine import Engine, Limit
+    s = State.new(players, seed)
+    a = Engine(seed=seed, threads=threads).analyse(s, Limit(time=seconds))
+    return a.iterations / seconds
+
+
+def search_signature(iterations: int = 20_000) -> int:
+    """Actions applied (tree and rollouts) by a fixed single-thread search from the 2/3/4-player setups."""
+    from .engine import Engine, Limit
+    total = 0
+    for players in (2, 3, 4):
+        total += Engine(seed=1).analyse(State.new(players, 1), Limit(iterations=iterations)).actions_applied
+    return total
+
+
+def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
     out(f"{'players':>7} {'games/s':>10} {'actions/game':>13} {'actions/s':>12} {'apply+undo/s':>13}")
     for players in (2, 3, 4):
         r = random_games(players, games)
@@ -66,5 +83,13 @@ def run_bench(games: int = 5000, out=print) -> int:
         out(f"{players:>7} {r.games_per_second:>10,.0f} {r.actions_per_game:>13.1f} "
             f"{r.actions_per_second:>12,.0f} {au:>13,.0f}")
     sig = signature()
+    if search:
+        from .search import Tree
+        games_rate = random_games(4, games).games_per_second
+        one = search_rate(4, 2.0, 1)
+        two = search_rate(4, 2.0, 2)
+        out(f"ISMCTS 4p: {one:,.0f} iterations/s = {one / games_rate:.2f} x random games/s "
+            f"({games_rate:,.0f}); 2 threads {two:,.0f}/s = {two / one:.2f} x; {Tree.node_bytes()} bytes/node")
+        out(f"Search signature: {search_signature()}")
     out(f"Bench: {sig}")
     return sig

@@ -360,6 +360,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         row = b.get(tracks, cname, "citizen_tracks", dict)
         vp = b.int_list(row, "vp", p, None, 0, 99)
         n = len(vp)
+        if any(vp[i] > vp[i + 1] for i in range(n - 1)):
+            b.fail(f"{p}.vp", "VP must not decrease from left to right (the lowest visible number is the "
+                              "leftmost empty space's, R93 step 4)")
         if not 3 <= n <= 30:
             b.fail(f"{p}.vp", "a track has 3..30 spaces")
         sections = b.get(row, "sections", p, list)

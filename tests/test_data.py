@@ -58,6 +58,8 @@ PINNED_DIGEST = "7120c02667d33e1e"
     (["buildings", "L3", "count"], 6, "buildings"),
     (["public_services", "types", 0], "OPERA", "public_services.types"),
     (["grid", "size"], 6, "grid.size"),
+    (["citizen_tracks", "MIDDLE", "vp"], [1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 9],
+     "citizen_tracks.MIDDLE.vp"),
     (["player_board", "intersections", "benefit", 0], "SAGRADA1", "player_board.intersections.benefit[0]"),
 ])
 def test_bad_data_names_the_field(path, value, field):

@@ -1,0 +1,677 @@
+"""Rule tests: constructing Buildings and the citizen tracks (R90-R106; rulings A4, A5, A25-A29, A31).
+
+Positions are built through the raw state (tests/helpers.py), then real actions are applied and the exact VP,
+tracks, Cerdà/Sagrada indices and markers are checked. Board numbers come from the default data file
+(rules-inventory §4.5 track VP: Working/Middle 1,2,2,3,3,4 | 4,5,5,6,6,7 | 7,8,8,9,9,10, marks 4/10/16;
+Upper 2,2,3,3,4 | 5,5,6,6,7 | 8,8,9,9,10, marks 3/8/13; Cerdà start 4).
+"""
+import pytest
+
+from barcelona_ai import IllegalActionError
+from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game
+
+TYPES = ("CORNER", "L1", "L2", "L3")
+A_BUILD, A_DRAW = C["A_BUILD"], C["A_DRAW"]
+ALL_ROWS = 0b1111
+
+
+def bits(lo, hi):
+    """Track bitmask with spaces lo..hi-1 occupied."""
+    return ((1 << hi) - 1) & ~((1 << lo) - 1)
+
+
+def full(k):
+    return (1 << T["track_len"][k]) - 1
+
+
+def at_build(s, cits, player=0, fn=None):
+    """Seat `player` in step 2 (construction), with citizens {(c,r): cls or (bottom, top)} on the crossings."""
+    def f(raw):
+        raw["cur"] = player
+        raw["phase"] = C["PH_BUILD"]
+        first = next(iter(cits), (0, 0))
+        raw["place_crossing"] = cross(*first)
+        for (c, r), v in cits.items():
+            v = (v,) if isinstance(v, int) else tuple(v)
+            raw["cross_lo"][cross(c, r)] = v[0]
+            raw["cross_hi"][cross(c, r)] = v[1] if len(v) > 1 else -1
+        if fn:
+            fn(raw)
+    return edit(s, f)
+
+
+def opt(a):
+    """(space name, type, crossings used) of an A_BUILD id."""
+    o = a - A_BUILD
+    bs = T["opt_space"][o]
+    around = T["bs_cross"][bs * 4: bs * 4 + T["bs_ncross"][bs]]
+    used = tuple(sorted((x % 5, x // 5) for i, x in enumerate(around) if T["opt_mask"][o] >> i & 1))
+    return T["bs_names"][bs], TYPES[T["opt_type"][o]], used
+
+
+def options(s):
+    return {opt(a) for a in s.legal_actions() if A_BUILD <= a < A_DRAW}
+
+
+def kinds_on(s, space_name):
+    return {ty for sp, ty, _ in options(s) if sp == space_name}
+
+
+def pl(s, p):
+    return s.raw()["pl"][p]
+
+
+def marks(s, space_name):
+    bs = building_space(space_name)
+    raw = s.raw()
+    return raw["bld_mark"][bs * 3: bs * 3 + raw["bld_n"][bs]]
+
+
+def level(s, space_name):
+    return s.raw()["bld_level"][building_space(space_name)]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R90, A4: construction is compulsory, exactly one, any legal option
+
+
+def test_R90_A4_construction_is_compulsory_only_build_options_offered():
+    s = at_build(game(4), {(1, 0): W, (2, 0): W})
+    acts = s.legal_actions()
+    assert s.current_player() == 0
+    assert acts and all(A_BUILD <= a < A_DRAW for a in acts)
+    assert C["A_END_ACTIONS"] not in acts and C["A_SKIP"] not in acts
+    with pytest.raises(IllegalActionError):
+        s.apply(C["A_END_ACTIONS"])
+
+
+def test_R90_ending_the_actions_leads_to_the_compulsory_construction():
+    def f(raw):
+        raw["phase"] = C["PH_ACTIONS"]
+    s = at_build(game(4), {(1, 0): (W, M), (2, 0): W}, fn=f)
+    assert C["A_END_ACTIONS"] in s.legal_actions()
+    s.apply(C["A_END_ACTIONS"])
+    assert s.current_player() == 0
+    assert options(s) == {("B(1,0)", "L1", ((1, 0), (2, 0))), ("B(1,0)", "L2", ((1, 0), (2, 0)))}
+    assert all(A_BUILD <= a < A_DRAW for a in s.legal_actions())
+
+
+def test_R90_exactly_one_building_per_turn():
+    s = at_build(game(4), {(1, 0): W, (2, 0): W, (3, 3): W, (4, 3): W})
+    assert {sp for sp, _, _ in options(s)} == {"B(1,0)", "B(3,2)", "NE(3)"}
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.current_player() == 1                          # the turn moved on: no second construction
+    raw = s.raw()
+    assert raw["cross_lo"][cross(3, 3)] == W and raw["cross_lo"][cross(4, 3)] == W
+    assert raw["bld_stack"][1] == 11
+
+
+def test_R90_no_option_the_turn_goes_on():
+    s = at_build(game(4), {(1, 0): W, (3, 1): W})          # no space has two of them around it
+    assert s.current_player() == 1
+    assert s.raw()["bld_level"] == [0] * 20
+    assert pl(s, 0)["score"] == 0
+
+
+def test_A4_any_legal_option_may_be_chosen_even_an_unfavourable_level2():
+    s = at_build(game(4), {(1, 0): M, (2, 0): W})
+    assert kinds_on(s, "B(1,0)") == {"L1", "L2"}
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
+    s.apply(C["A_SAG_STOP"])
+    assert pl(s, 0)["cerda"] == 3                          # the -1 Cerdà penalty was accepted (R97)
+    assert level(s, "B(1,0)") == 2
+
+
+def test_A4_a_type_whose_stack_is_empty_is_not_an_option():
+    def no_l1(raw):
+        raw["bld_stack"][1] = 0
+    s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=no_l1)
+    assert kinds_on(s, "B(1,0)") == {"L2"}
+
+    def no_l1_l2(raw):
+        raw["bld_stack"][1] = 0
+        raw["bld_stack"][2] = 0
+    s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=no_l1_l2)
+    assert s.current_player() == 1                          # nothing to build: the turn went on
+    assert level(s, "B(1,0)") == 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R91, R96, R103, A31: Corner spaces
+
+
+def test_R91_building_spaces_16_blocks_8_corners_on_the_diagonal():
+    assert sum(T["bs_corner"]) == 8 and len(T["bs_corner"]) == 20
+    corner_blocks = {T["bs_block"][i] for i in range(20) if T["bs_corner"][i]}
+    assert corner_blocks == {0, 5, 10, 15}                  # B(k,k)
+    for o in range(len(T["opt_space"])):
+        bs = T["opt_space"][o]
+        assert (T["opt_type"][o] == 0) == bool(T["bs_corner"][bs])   # corners take Corner tiles only
+
+
+def test_R91_R96_corner_offered_on_its_triangle_only():
+    s = at_build(game(4), {(0, 0): W, (1, 0): W, (1, 1): M})
+    assert kinds_on(s, "NE(0)") == {"CORNER"}
+    assert {u for sp, _, u in options(s) if sp == "NE(0)"} == {((0, 0), (1, 0)), ((0, 0), (1, 1)),
+                                                              ((1, 0), (1, 1))}
+    assert {u for sp, _, u in options(s) if sp == "SW(0)"} == {((0, 0), (1, 1))}
+
+
+def test_R96_corner_uses_only_the_3_crossings_of_its_triangle():
+    # (1,0) is on NE(0), (0,1) on SW(0): the two share the diagonal block but no triangle
+    s = at_build(game(4), {(1, 0): W, (0, 1): W})
+    assert not any(sp in ("NE(0)", "SW(0)") for sp, _, _ in options(s))
+    assert s.current_player() == 1
+    s = at_build(game(4), {(0, 0): U, (0, 1): M})          # any 2 citizens, both on SW(0)
+    assert options(s) == {("SW(0)", "CORNER", ((0, 0), (0, 1)))}
+
+
+def test_R103_A31_corner_has_no_effect_and_is_never_overbuilt():
+    def f(raw):
+        raw["bonus_rows"] = ALL_ROWS
+    s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=f)
+    s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
+    p = pl(s, 0)
+    assert (p["cerda"], p["sagrada"], p["coins"], p["cloth"]) == (4, 0, 1, 1)   # A31: no effect
+    assert p["score"] == 1                                   # only the lowest visible VP (W row at 2, M at 1)
+    assert level(s, "NE(1)") == 4 and marks(s, "NE(1)") == [0]
+    # R103: with citizens on all three of its crossings it is never offered again
+    s2 = at_build(s, {(1, 1): U, (2, 1): M, (2, 2): W}, player=1)
+    assert "NE(1)" not in {sp for sp, _, _ in options(s2)}
+    assert kinds_on(s2, "SW(1)") == {"CORNER"}                # its twin triangle is still free
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R92: only the top citizen of a crossing counts
+
+
+def test_R92_covered_citizen_never_counts():
+    s = at_build(game(4), {(1, 0): (M, W), (2, 0): W})      # Middle under a Working citizen
+    assert kinds_on(s, "B(1,0)") == {"L1"}
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    raw = s.raw()
+    assert raw["cross_lo"][cross(1, 0)] == M and raw["cross_hi"][cross(1, 0)] == -1   # one per crossing
+    assert raw["cross_lo"][cross(2, 0)] == -1
+    assert raw["track"] == [0b11, 0, 0]
+
+
+def test_R92_top_middle_counts_for_level2():
+    s = at_build(game(4), {(1, 0): (W, M), (2, 0): W})
+    assert kinds_on(s, "B(1,0)") == {"L1", "L2"}
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
+    s.apply(C["A_SAG_STOP"])
+    raw = s.raw()
+    assert raw["track"] == [0b1, 0b1, 0]
+    assert raw["cross_lo"][cross(1, 0)] == W and raw["cross_hi"][cross(1, 0)] == -1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R93: the procedure, step by step
+
+
+def test_R93_full_procedure_of_a_level1():
+    s = at_build(game(4), {(1, 0): W, (2, 0): W})
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    raw, p = s.raw(), pl(s, 0)
+    bs = building_space("B(1,0)")
+    assert raw["bld_level"][bs] == 1 and raw["bld_stack"] == [8, 11, 8, 7]      # step 1
+    assert raw["bonus_rows"] == 0b0001                                          # step 2
+    assert raw["track"] == [0b11, 0, 0]                                         # step 3
+    assert p["score"] == 5 + 1                                                  # step 2 + step 4 (M row: 1)
+    assert s.score_breakdown()[0]["buildings"] == 6
+    assert p["cerda"] == 5                                                      # step 5 (R95)
+    assert marks(s, "B(1,0)") == [0] and p["markers"] == 1                      # step 6
+    assert raw["scored"] == 0 and s.current_player() == 1                       # step 7: no scoring
+
+
+def test_R93_step4_lowest_visible_vp_is_read_after_the_citizens_move():
+    def f(raw):
+        raw["bonus_rows"] = ALL_ROWS
+        raw["track"] = [bits(0, 2), bits(0, 4), bits(0, 3)]   # W next 2 (VP 2); M next 4 (3); U next 3 (3)
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.raw()["track"][0] == bits(0, 4)
+    assert pl(s, 0)["score"] == 3                            # not 2, the value covered by the first Working
+
+
+def test_R93_step2_bonus_only_for_the_first_building_of_a_row():
+    s = at_build(game(4), {(1, 0): W, (2, 0): W, (3, 0): W, (4, 0): W})
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert pl(s, 0)["score"] == 6
+    s = at_build(s, {}, player=1)
+    s.apply(build_id("B(3,0)", "L1", [(3, 0), (4, 0)]))   # same block row 0: no bonus
+    assert pl(s, 1)["score"] == 1                            # W row next index 4 -> VP 3; M row -> 1
+    assert s.raw()["bonus_rows"] == 0b0001
+    s = at_build(s, {(0, 2): M, (1, 2): M}, player=2)
+    s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))   # block row 2: bonus
+    assert pl(s, 2)["score"] == 5 + 2                        # W next 4 -> 3, M next 2 -> 2, U -> 2
+    assert s.raw()["bonus_rows"] == 0b0101
+
+
+def test_R93_step6_emptying_a_marker_stack_gives_one_cerda():
+    def f(raw):
+        raw["pl"][0]["markers"] = 1                          # stacks 2,2,2,1,1: the 2nd marker empties stack 1
+    s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=f)
+    s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
+    assert pl(s, 0)["markers"] == 2 and pl(s, 0)["cerda"] == 5
+
+    def g(raw):
+        raw["pl"][0]["markers"] = 2                          # the 3rd marker empties nothing
+    s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=g)
+    s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
+    assert pl(s, 0)["markers"] == 3 and pl(s, 0)["cerda"] == 4
+
+
+def test_R94_A25_no_marker_left_still_must_build_and_gains_vp_and_effects():
+    def f(raw):
+        raw["pl"][0]["markers"] = 8
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
+    assert kinds_on(s, "B(1,0)") == {"L1"}                  # still compulsory
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    p = pl(s, 0)
+    assert level(s, "B(1,0)") == 1 and marks(s, "B(1,0)") == []
+    assert p["markers"] == 8 and p["score"] == 6 and p["cerda"] == 5   # VP and effect, no stack bonus
+    assert s.condition_count("SC19", 0) == 0 and s.condition_count("SC01", 0) == 0
+
+
+def test_A25_overbuilding_an_unmarked_building_puts_the_marker_at_the_bottom():
+    def f(raw):
+        bs = building_space("B(1,0)")
+        raw["bld_level"][bs] = 1                             # built by someone without markers
+        raw["bld_stack"][1] = 11
+    s = at_build(game(4), {(1, 0): M, (2, 0): W}, player=1, fn=f)
+    assert kinds_on(s, "B(1,0)") == {"L2"}                  # an unmarked building can be overbuilt
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
+    s.apply(C["A_SAG_STOP"])
+    assert marks(s, "B(1,0)") == [1]
+    assert s.condition_count("SC19", 1) == 1
+
+
+def test_A25_unmarked_buildings_count_as_buildings_for_SC05_and_SC10():
+    def f(raw):
+        for name in ("NE(0)", "SW(0)", "B(1,0)"):
+            raw["bld_level"][building_space(name)] = 4 if name[0] in "NS" else 1   # no markers at all
+        raw["cross_int"][cross(1, 1)] = 0
+        raw["pl"][0]["inters"] = 1
+        raw["passenger"][4] = 0                              # V(1,0): touches NE(0) and B(1,0)
+        raw["pl"][0]["passengers"] = 1
+    s = edit(game(4), f)
+    assert s.condition_count("SC05", 0) == 1
+    assert s.condition_count("SC10", 0) == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R95-R99: the four building types
+
+
+def test_R95_A5_level1_takes_any_two_citizens_and_forces_plus_one_cerda():
+    s = at_build(game(4), {(1, 0): U, (2, 0): M})
+    assert ("B(1,0)", "L1", ((1, 0), (2, 0))) in options(s)   # Upper/Middle fill "any" (A5)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.current_player() == 1                           # the Cerdà step is not a decision (R115)
+    assert pl(s, 0)["cerda"] == 5
+    assert s.raw()["track"] == [0, 0b1, 0b1]
+
+
+def test_R97_level2_needs_one_middle_upper_is_not_middle():
+    assert kinds_on(at_build(game(4), {(1, 0): W, (2, 0): W}), "B(1,0)") == {"L1"}
+    assert kinds_on(at_build(game(4), {(1, 0): U, (2, 0): U}), "B(1,0)") == {"L1"}
+    assert kinds_on(at_build(game(4), {(1, 0): U, (2, 0): M}), "B(1,0)") == {"L1", "L2"}
+    assert kinds_on(at_build(game(4), {(1, 0): M, (2, 0): M}), "B(1,0)") == {"L1", "L2"}
+
+
+@pytest.mark.parametrize("step", [True, False])
+def test_R97_A38_level2_optional_sagrada_step_compulsory_cerda_back(step):
+    def f(raw):
+        raw["bonus_rows"] = ALL_ROWS
+    s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
+    assert s.current_player() == 0
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
+    s.apply(C["A_SAG_STEP"] if step else C["A_SAG_STOP"])
+    p = pl(s, 0)
+    assert p["sagrada"] == (1 if step else 0)
+    assert p["cerda"] == 3
+    assert p["score"] == 2                                   # lowest visible: W at 1 -> 2, M at 1 -> 2, U 2
+    assert marks(s, "B(1,0)") == [0] and s.current_player() == 1
+
+
+def test_R98_level3_requirements_one_upper_plus_two_on_three_crossings():
+    assert "L3" not in kinds_on(at_build(game(4), {(1, 0): U, (2, 0): M}), "B(1,0)")
+    assert "L3" not in kinds_on(at_build(game(4), {(1, 0): M, (2, 0): M, (1, 1): W}), "B(1,0)")
+    s = at_build(game(4), {(1, 0): U, (2, 0): W, (1, 1): W, (2, 1): W})
+    l3 = {u for sp, ty, u in options(s) if sp == "B(1,0)" and ty == "L3"}
+    assert l3 == {((1, 0), (1, 1), (2, 0)), ((1, 0), (2, 0), (2, 1)), ((1, 0), (1, 1), (2, 1))}
+
+
+def test_R98_A38_level3_effects_7vp_minus2_cerda_up_to_2_optional_sagrada_steps():
+    def f(raw):
+        raw["bonus_rows"] = ALL_ROWS
+    s = at_build(game(4), {(1, 0): U, (2, 0): W, (1, 1): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L3", [(1, 0), (2, 0), (1, 1)]))
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
+    s.apply(C["A_SAG_STEP"])
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]    # the second step, one at a time
+    s.apply(C["A_SAG_STOP"])
+    p = pl(s, 0)
+    assert p["sagrada"] == 1 and p["cerda"] == 2
+    # lowest visible after: W next 2 (VP 2), M next 0 (VP 1), U next 1 (VP 2) -> 1; plus 7
+    assert p["score"] == 1 + 7
+    assert s.score_breakdown()[0]["buildings"] == 8
+    assert s.raw()["track"] == [0b11, 0, 0b1]
+
+
+def test_R99_any_level_may_go_on_an_empty_normal_block():
+    s = at_build(game(4), {(1, 2): U, (2, 2): M, (1, 3): W})
+    assert kinds_on(s, "B(1,2)") == {"L1", "L2", "L3"}
+
+
+def test_example_R100():
+    """R100: Level-2 with two adjacent citizens (one Middle); 7 VP = lowest visible after they move;
+    may take 1 Sagrada step, must go 1 back on Cerdà; marker placed; no Cerdà scoring."""
+    def f(raw):
+        raw["bonus_rows"] = ALL_ROWS
+        raw["scored"] = 0b011                                # sections 1 and 2 already scored
+        raw["scorings"] = 2
+        raw["track"] = [bits(0, 10), bits(0, 11), bits(0, 9)]   # next: W 10 (VP 6), M 11 (7), U 9 (7)
+    s = at_build(game(4), {(2, 1): M, (3, 1): W}, fn=f)
+    s.apply(build_id("B(2,1)", "L2", [(2, 1), (3, 1)]))
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
+    s.apply(C["A_SAG_STEP"])
+    raw, p = s.raw(), pl(s, 0)
+    assert raw["track"] == [bits(0, 11), bits(0, 12), bits(0, 9)]
+    assert p["score"] == 7                                   # W 11 -> 7, M 12 -> 7, U 9 -> 7 (before: 6)
+    assert p["sagrada"] == 1 and p["cerda"] == 3
+    assert marks(s, "B(2,1)") == [0] and p["markers"] == 1
+    assert raw["scored"] == 0b011 and raw["scorings"] == 2 and s.score_breakdown()[0]["cerda_scoring"] == 0
+    assert s.current_player() == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R101-R103: overbuilding
+
+
+def test_R101_R102_overbuild_L1_then_L2_then_L3_markers_stack_bottom_to_top():
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, player=1)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert kinds_on(at_build(s.clone(), {(1, 0): W, (2, 0): W}, player=2), "B(1,0)") == set()   # no L1 on L1
+    s = at_build(s, {(1, 0): M, (1, 1): W}, player=2)
+    assert kinds_on(s, "B(1,0)") == {"L2"}
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (1, 1)]))
+    s.apply(C["A_SAG_STOP"])
+    assert level(s, "B(1,0)") == 2 and marks(s, "B(1,0)") == [1, 2]
+    s = at_build(s, {(1, 0): U, (2, 0): W, (2, 1): W}, player=3)
+    assert kinds_on(s, "B(1,0)") == {"L3"}                  # no L2 on L2
+    s.apply(build_id("B(1,0)", "L3", [(1, 0), (2, 0), (2, 1)]))
+    s.apply(C["A_SAG_STOP"])
+    assert level(s, "B(1,0)") == 3 and marks(s, "B(1,0)") == [1, 2, 3]
+    assert s.raw()["bld_stack"] == [8, 11, 7, 6]
+    assert s.condition_count("SC19", 1) == 1 and s.condition_count("SC19", 2) == 0
+    assert s.condition_count("SC19", 3) == 0
+
+
+def test_R101_level3_directly_on_level1_and_overbuild_gives_vp_and_effects():
+    def f(raw):
+        bs = building_space("B(2,3)")
+        raw["bld_level"][bs] = 1
+        raw["bld_n"][bs] = 1
+        raw["bld_mark"][bs * 3] = 1
+        raw["bonus_rows"] = ALL_ROWS
+    s = at_build(game(4), {(2, 3): U, (3, 3): M, (3, 4): W}, fn=f)
+    assert kinds_on(s, "B(2,3)") == {"L2", "L3"}
+    s.apply(build_id("B(2,3)", "L3", [(2, 3), (3, 3), (3, 4)]))
+    s.apply(C["A_SAG_STOP"])
+    p = pl(s, 0)
+    assert level(s, "B(2,3)") == 3 and marks(s, "B(2,3)") == [1, 0]
+    assert p["score"] == 7 + 2 and p["cerda"] == 2          # every row next shows 2
+
+
+def test_R103_level3_is_never_overbuilt():
+    def f(raw):
+        bs = building_space("B(1,0)")
+        raw["bld_level"][bs] = 3
+        raw["bld_n"][bs] = 1
+        raw["bld_mark"][bs * 3] = 2
+    s = at_build(game(4), {(1, 0): U, (2, 0): M, (1, 1): W, (2, 1): U}, fn=f)
+    assert kinds_on(s, "B(1,0)") == set()
+    assert kinds_on(s, "B(2,0)") == {"L1", "L2"}           # a neighbour is still offered
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R104-R106: citizen tracks
+
+
+def test_R104_prefilled_spaces_are_skipped_3p():
+    s = game(3)
+    pre = s.raw()["track"]
+    assert pre == [1 | 1 << 6 | 1 << 12, 1 | 1 << 6 | 1 << 12, 1 | 1 << 5 | 1 << 10]   # R12 "3" spaces
+    s = at_build(s, {(1, 0): W, (2, 0): W})
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.raw()["track"][0] == pre[0] | 0b110
+
+    def f(raw):
+        raw["track"][0] = bits(0, 6) | 1 << 6 | 1 << 12   # next empty Working space is 7 (6 printed "3")
+        raw["scored"] = 1
+        raw["scorings"] = 1
+    s = at_build(game(3), {(1, 0): W, (2, 0): M}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.raw()["track"][0] == bits(0, 8) | 1 << 12
+
+
+def test_R105_full_section_overflows_into_the_next_and_off_the_board():
+    def f(raw):
+        raw["track"][0] = bits(0, 6)                         # Working section 1 full
+        raw["scored"] = 1
+        raw["scorings"] = 1
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.raw()["track"][0] == bits(0, 8)
+
+    def g(raw):
+        raw["track"] = [full(0), bits(0, 17), bits(0, 14)]
+        raw["scored"] = 0b111
+        raw["scorings"] = 3
+        raw["end_triggered"] = 1
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=g)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    raw = s.raw()
+    assert raw["track"][0] == full(0) and raw["track_off"] == [2, 0, 0]
+
+
+def test_R106_each_row_has_its_own_mark_per_section():
+    # Upper row: section-1 mark is space 3; the Working row's space 3 is not a mark
+    def f(raw):
+        raw["track"] = [bits(0, 3), 0, bits(0, 3)]
+    s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.raw()["scored"] == 0                            # W reached space 3: no mark
+    s = at_build(game(4), {(1, 0): U, (2, 0): M}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert s.raw()["scored"] == 1 and s.raw()["scorings"] == 1   # U reached space 3 = its mark
+
+
+def test_R106_lowest_visible_uses_each_rows_printed_numbers():
+    def f(raw):
+        raw["bonus_rows"] = ALL_ROWS
+        raw["track"] = [full(0), full(1), bits(0, 5)]       # only the Upper row shows a number
+        raw["scored"] = 0b111
+        raw["scorings"] = 3
+        raw["end_triggered"] = 1
+    s = at_build(game(4), {(1, 0): U, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert pl(s, 0)["score"] == 5                            # Upper space 6 shows 5 (a W/M space 6 shows 4)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A5, A26-A29
+
+
+def test_A5_builder_chooses_which_citizens_and_may_use_those_placed_this_turn():
+    s = at_build(game(4), {(1, 0): W, (2, 0): W, (1, 1): W})
+    l1 = {u for sp, ty, u in options(s) if sp == "B(1,0)" and ty == "L1"}
+    assert l1 == {((1, 0), (2, 0)), ((1, 0), (1, 1)), ((1, 1), (2, 0))}
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (1, 1)]))
+    assert s.raw()["cross_lo"][cross(2, 0)] == W             # the unused one stays
+
+    def f(raw):                                               # place this turn, then build with them
+        raw["cross_lo"][cross(2, 0)] = W
+        raw["pl"][0]["hand"] = [0, 1, 1]
+    s = edit(game(4), f)
+    s.apply(C["A_PLACE"] + cross(1, 0) * 3 + M)              # Upper below, Middle on top (R37)
+    assert C["A_END_ACTIONS"] in s.legal_actions()
+    s.apply(C["A_END_ACTIONS"])
+    assert ("B(1,0)", "L2", ((1, 0), (2, 0))) in options(s)
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
+    assert s.raw()["cross_lo"][cross(1, 0)] == U and s.raw()["cross_hi"][cross(1, 0)] == -1
+
+
+def test_A26_adjacency_counts_sc05_distinct_spaces_and_sc10_two_sided_spaces():
+    def f(raw):
+        raw["cross_int"][cross(1, 1)] = 0                    # diagonal crossing: 6 building spaces around
+        raw["cross_int"][cross(3, 0)] = 0                    # border crossing: 2 spaces around
+        raw["pl"][0]["inters"] = 2
+        for name, lvl in (("NE(0)", 4), ("SW(0)", 4), ("B(2,0)", 2), ("B(3,0)", 1)):
+            raw["bld_level"][building_space(name)] = lvl
+    s = edit(game(4), f)
+    # (1,1) touches NE(0), SW(0) (triangles counted separately) = 2 -> not yet 3
+    assert s.condition_count("SC05", 0) == 0
+
+    def g(raw):
+        raw["bld_level"][building_space("B(1,0)")] = 2       # an overbuilt block still counts once
+    s = edit(s, g)
+    assert s.condition_count("SC05", 0) == 1
+    # SC10: V(0,1) touches only B(0,1) (border); V(1,0) touches NE(0) and B(1,0)
+
+    def h(raw):
+        raw["bld_level"][building_space("B(0,1)")] = 3
+        raw["passenger"][1] = 0                               # V(0,1)
+        raw["pl"][0]["passengers"] = 1
+    s = edit(s, h)
+    assert s.condition_count("SC10", 0) == 0
+
+    def k(raw):
+        raw["passenger"][4] = 0                               # V(1,0)
+        raw["pl"][0]["passengers"] = 2
+    s = edit(s, k)
+    assert s.condition_count("SC10", 0) == 1
+
+
+def test_A27_row_bonus_once_per_row_corners_included():
+    s = at_build(game(4), {(1, 1): W, (2, 1): W})
+    s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))   # corner of B(1,1): block row 1
+    assert s.raw()["bonus_rows"] == 0b0010 and pl(s, 0)["score"] == 5 + 1
+    s = at_build(s, {(0, 1): W, (0, 2): W}, player=1)
+    s.apply(build_id("B(0,1)", "L1", [(0, 1), (0, 2)]))      # row 1 again: no bonus
+    assert pl(s, 1)["score"] == 1                            # lowest visible only (M row: 1)
+    assert s.raw()["bonus_rows"] == 0b0010
+
+
+def test_A28_presence_any_marker_in_the_stack_diagonal_block_once():
+    def f(raw):
+        for name, stack in (("NE(0)", [0]), ("SW(0)", [0]), ("B(1,0)", [1, 0]), ("B(2,0)", [0, 1])):
+            bs = building_space(name)
+            raw["bld_level"][bs] = 4 if name[0] in "NS" else len(stack)
+            raw["bld_n"][bs] = len(stack)
+            for i, p in enumerate(stack):
+                raw["bld_mark"][bs * 3 + i] = p
+        raw["pl"][0]["markers"] = 4
+        raw["pl"][1]["markers"] = 2
+    s = edit(game(4), f)
+    assert s.condition_count("SC01", 0) == 3                 # B(0,0), B(1,0) (covered marker), B(2,0)
+    assert s.condition_count("SC01", 1) == 2                 # B(1,0), B(2,0)
+    assert s.condition_count("SC17", 0) == 1                 # two corners, one diagonal block
+    assert s.condition_count("SC19", 0) == 1                 # bottom of B(2,0) only (corners excluded)
+    assert s.condition_count("SC19", 1) == 1
+
+
+def test_A29_full_rows_ignored_all_full_gives_zero():
+    def f(raw):
+        raw["bonus_rows"] = ALL_ROWS
+        raw["track"] = [full(0), bits(0, 17), full(2)]       # only the Middle row shows a number (10)
+        raw["scored"] = 0b111
+        raw["scorings"] = 3
+        raw["end_triggered"] = 1
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert pl(s, 0)["score"] == 10
+
+    def g(raw):
+        raw["bonus_rows"] = ALL_ROWS
+        raw["track"] = [full(0), bits(0, 17), full(2)]
+        raw["scored"] = 0b111
+        raw["scorings"] = 3
+        raw["end_triggered"] = 1
+    s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=g)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))     # the Middle fills its row: all full
+    assert s.raw()["track"] == [full(0), full(1), full(2)] and s.raw()["track_off"] == [1, 0, 0]
+    assert pl(s, 0)["score"] == 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# every construction of random games against an independent reading of R93 (steps 1-4, 6), R104, R105
+
+
+def _expected_build(before, a):
+    tracks = ED.raw["citizen_tracks"]
+    rows = [tracks[k]["vp"] for k in ("WORKING", "MIDDLE", "UPPER")]
+    name, ty, used = opt(a)
+    bs = building_space(name)
+    p = before["cur"]
+    track = list(before["track"])
+    off = list(before["track_off"])
+    lo, hi = list(before["cross_lo"]), list(before["cross_hi"])
+    for c, r in used:
+        x = cross(c, r)
+        if hi[x] >= 0:
+            k, hi[x] = hi[x], -1
+        else:
+            k, lo[x] = lo[x], -1
+        free = [i for i in range(len(rows[k])) if not track[k] >> i & 1]
+        if free:
+            track[k] |= 1 << free[0]
+        else:
+            off[k] += 1
+    shown = [rows[k][min(i for i in range(len(rows[k])) if not track[k] >> i & 1)]
+             for k in range(3) if track[k] != (1 << len(rows[k])) - 1]
+    row = T["bs_row"][bs]
+    bonus = 0 if before["bonus_rows"] >> row & 1 else ED.raw["building_bonus_vp"]
+    return dict(p=p, bs=bs, ty=ty, track=track, off=off, lo=lo, hi=hi, vp=bonus + (min(shown) if shown else 0))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R93_R104_R105_every_construction_in_random_games(players):
+    import random
+    from barcelona_ai import new_game
+    checked = 0
+    for seed in range(15):
+        rng = random.Random(3000 + seed)
+        s = new_game(players, seed=seed)
+        while not s.is_terminal():
+            before = s.raw()
+            a = rng.choice(s.legal_actions())
+            if not (A_BUILD <= a < A_DRAW):
+                s.apply(a)
+                continue
+            e = _expected_build(before, a)
+            s.apply(a)
+            after = s.raw()
+            p, bs = e["p"], e["bs"]
+            assert after["track"] == e["track"] and after["track_off"] == e["off"]
+            assert after["cross_lo"] == e["lo"] and after["cross_hi"] == e["hi"]
+            assert after["bld_level"][bs] == (4 if e["ty"] == "CORNER" else TYPES.index(e["ty"]))
+            assert after["bld_stack"][TYPES.index(e["ty"])] == before["bld_stack"][TYPES.index(e["ty"])] - 1
+            waiting = after["nframes"] > 0 and after["frames"][after["nframes"] - 1]["kind"] == C["FR_SAGRADA"] \
+                and after["frames"][after["nframes"] - 1]["player"] == p
+            gained = after["pl"][p]["vp_src"][1] - before["pl"][p]["vp_src"][1]
+            l3 = 7 if e["ty"] == "L3" and not waiting else 0
+            assert gained == e["vp"] + l3, (seed, opt(a))
+            if not waiting:
+                n0 = before["bld_n"][bs]
+                if before["pl"][p]["markers"] < 8:
+                    assert after["bld_n"][bs] == n0 + 1 and after["bld_mark"][bs * 3 + n0] == p
+                    assert after["bld_mark"][bs * 3: bs * 3 + n0] == before["bld_mark"][bs * 3: bs * 3 + n0]
+                else:
+                    assert after["bld_n"][bs] == n0
+            checked += 1
+    assert checked > 20

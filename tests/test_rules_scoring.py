@@ -1,0 +1,972 @@
+"""Rule tests: Cerdà Scorings and the Cerdà track, the Sagrada Família track, Public Services and the 19
+scoring conditions (R76-R79, R107-R121, PS1-PS7, SC01-SC19; rulings A8-A12, A30, A32-A38, A40, A45, A48).
+
+Default data (rules-inventory §4): Cerdà track 0..11, multiplier [0,0,1,1,1,1,2,2,3,3,3,4], start 4, resets
+after scorings 1 and 2; Working/Middle marks 4/10/16, Upper 3/8/13; Sagrada track 0..7 with slots of level
+1/2/3 after spaces 1/3/6; Public Services cost 3/2/1 coins for 10/6/3 VP and +2 Cerdà.
+"""
+import random
+
+import pytest
+
+from barcelona_ai import new_game
+
+from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, space
+
+A_BUILD, A_DRAW, A_REVEAL = C["A_BUILD"], C["A_DRAW"], C["A_REVEAL"]
+MULT = T["cerda_mult"]
+START = T["cerda_start"]
+W_MARKS = T["track_mark"][0]
+PS = {n: i for i, n in enumerate(T["ps_names"])}
+ALL_ROWS = 0b1111
+
+
+def bits(lo, hi):
+    return ((1 << hi) - 1) & ~((1 << lo) - 1)
+
+
+def cond(name):
+    return [n.split()[0] for n in T["cond_names"]].index(name)
+
+
+def pl(s, p):
+    return s.raw()["pl"][p]
+
+
+def src(s, p, name):
+    return s.score_breakdown()[p][name]
+
+
+def chance_all(s):
+    """Resolve chance nodes with their first outcome; returns the number resolved."""
+    n = 0
+    while s.is_chance_node():
+        s.apply(s.legal_actions()[0])
+        n += 1
+    return n
+
+
+def at_build(s, cits, player=0, fn=None):
+    def f(raw):
+        raw["cur"] = player
+        raw["phase"] = C["PH_BUILD"]
+        raw["place_crossing"] = cross(*next(iter(cits), (0, 0)))
+        for (c, r), v in cits.items():
+            v = (v,) if isinstance(v, int) else tuple(v)
+            raw["cross_lo"][cross(c, r)] = v[0]
+            raw["cross_hi"][cross(c, r)] = v[1] if len(v) > 1 else -1
+        if fn:
+            fn(raw)
+    return edit(s, f)
+
+
+def at_actions(s, c, r, player=0, fn=None):
+    """Seat `player` has just placed on (c,r) (printed action setup) and may take its actions."""
+    def f(raw):
+        raw["cur"] = player
+        raw["phase"] = C["PH_ACTIONS"]
+        raw["place_crossing"] = cross(c, r)
+        raw["streets_used"] = 0
+        raw["cross_lo"][cross(c, r)] = W
+        raw["cross_hi"][cross(c, r)] = W
+        if fn:
+            fn(raw)
+    return edit(s, f)
+
+
+def scoring_turn(section, fn=None, builder=0, players=4, tiles=None):
+    """A position where `builder` is in construction and the Corner NE(0) (Working + Working, no effect) puts a
+    Working citizen on the section's mark. Returns (state, build action). Earlier sections count as scored."""
+    def f(raw):
+        raw["track"] = [bits(0, W_MARKS[section]), 0, 0]
+        raw["scored"] = (1 << section) - 1
+        raw["scorings"] = section
+        raw["bonus_rows"] = ALL_ROWS
+        if tiles is not None:
+            raw["cerda_tile"] = [cond(x) for x in tiles]
+        if fn:
+            fn(raw)
+    s = at_build(game(players), {(0, 0): W, (1, 0): W}, player=builder, fn=f)
+    return s, build_id("NE(0)", "CORNER", [(0, 0), (1, 0)])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R107-R110, R114, A8-A10, A12, A40, A48: Cerdà Scorings
+
+
+def test_R107_scoring_when_a_row_reaches_its_mark_not_before():
+    def short(raw):
+        raw["track"] = [bits(0, 2), 0, 0]                    # W+W -> spaces 2, 3: mark 4 not reached
+    s, a = scoring_turn(0, fn=short, tiles=["SC15", "SC16", "SC17"])
+    s.apply(a)
+    assert s.raw()["scored"] == 0 and s.raw()["scorings"] == 0 and s.current_player() == 1
+    s, a = scoring_turn(0, tiles=["SC03", "SC16", "SC17"])
+    s.apply(a)                                              # W+W -> spaces 4, 5: the mark is filled
+    assert s.raw()["scored"] == 0b001 and s.raw()["scorings"] == 1
+    assert [src(s, p, "cerda_scoring") for p in range(4)] == [2, 2, 2, 2]   # 1 coin x2 VP x1 each
+
+
+def test_R107_any_row_triggers_the_shared_section():
+    def f(raw):
+        raw["track"] = [0, 0, bits(0, 3)]                    # Upper row one short of its mark (3)
+        raw["cerda_tile"] = [cond("SC03"), cond("SC02"), cond("SC01")]
+    s = at_build(game(4), {(0, 0): U, (1, 0): W}, fn=f)
+    s.apply(build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]))
+    assert s.raw()["scored"] == 0b001
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_R108_R114_multiplier_by_cerda_index(index):
+    def f(raw):
+        raw["pl"][1]["cerda"] = index
+        raw["pl"][1]["coins"] = 4
+    s, a = scoring_turn(0, fn=f, tiles=["SC03", "SC16", "SC17"])
+    s.apply(a)
+    assert MULT == [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 3, 4]      # §4.6
+    assert src(s, 1, "cerda_scoring") == 2 * 4 * MULT[index]
+    assert pl(s, 1)["score"] == 2 * 4 * MULT[index]
+
+
+def test_R108_every_player_scores_with_own_count_and_multiplier():
+    def f(raw):
+        for p, (coins, cerda) in enumerate([(3, 2), (1, 6), (4, 9), (2, 11)]):
+            raw["pl"][p]["coins"] = coins
+            raw["pl"][p]["cerda"] = cerda
+    s, a = scoring_turn(0, fn=f, tiles=["SC03", "SC16", "SC17"])
+    s.apply(a)
+    assert [src(s, p, "cerda_scoring") for p in range(4)] == [2 * 3 * 1, 2 * 1 * 2, 2 * 4 * 3, 2 * 2 * 4]
+
+
+def test_R110_A12_reset_after_scorings_1_and_2_only_above_the_start():
+    for section in (0, 1):
+        def f(raw):
+            for p, cerda in enumerate([3, 4, 5, 11]):
+                raw["pl"][p]["cerda"] = cerda
+        s, a = scoring_turn(section, fn=f, tiles=["SC15", "SC15", "SC15"])
+        s.apply(a)
+        assert s.raw()["scorings"] == section + 1
+        assert [pl(s, p)["cerda"] for p in range(4)] == [3, 4, START, START]
+
+
+def test_R110_no_reset_after_the_third_scoring():
+    def f(raw):
+        for p, cerda in enumerate([3, 4, 5, 11]):
+            raw["pl"][p]["cerda"] = cerda
+    s, a = scoring_turn(2, fn=f, tiles=["SC15", "SC15", "SC15"])
+    s.apply(a)
+    assert s.raw()["scorings"] == 3 and s.raw()["end_triggered"] == 1
+    assert [pl(s, p)["cerda"] for p in range(4)] == [3, 4, 5, 11]
+
+
+def test_R109_A10_a_scored_section_never_scores_again():
+    def f(raw):
+        raw["scored"] = 0b001                                # section 1 scored (by another row's mark)
+        raw["scorings"] = 1
+        raw["pl"][2]["cerda"] = 9
+        raw["pl"][2]["coins"] = 3
+    s, a = scoring_turn(0, fn=f, tiles=["SC03", "SC03", "SC03"])
+    s.apply(a)                                               # the Working row now reaches mark 4
+    assert s.raw()["scored"] == 0b001 and s.raw()["scorings"] == 1
+    assert src(s, 2, "cerda_scoring") == 0 and pl(s, 2)["cerda"] == 9   # no scoring, no reset
+    assert not s.is_chance_node() and s.current_player() == 1           # no display refresh either
+
+
+def test_A9_two_sections_in_one_turn_in_order_with_the_reset_between():
+    def f(raw):
+        raw["track"] = [bits(0, W_MARKS[1]), 0, 0]          # both marks 4 and 10 filled by this turn
+        raw["scored"] = 0
+        raw["scorings"] = 0
+        raw["pl"][1]["cerda"] = 9                            # x3 for section 1, reset to 4 (x1) for section 2
+        raw["pl"][1]["coins"] = 2
+        raw["pl"][1]["cloth"] = 2
+    s, a = scoring_turn(1, fn=f, tiles=["SC03", "SC02", "SC15"])
+    s.apply(a)
+    assert s.raw()["scored"] == 0b011 and s.raw()["scorings"] == 2
+    assert src(s, 1, "cerda_scoring") == 2 * 2 * 3 + 2 * 2 * 1
+    assert pl(s, 1)["cerda"] == START
+    assert chance_all(s) == 8                                # two display refreshes (R111)
+
+
+def test_A9_sections_2_and_3_in_one_turn_reset_after_the_2nd_only_and_end_trigger():
+    def f(raw):
+        raw["track"] = [bits(0, W_MARKS[2]), 0, 0]          # marks 10 and 16 both filled by this turn
+        raw["scored"] = 0b001
+        raw["scorings"] = 1
+        raw["pl"][1]["cerda"] = 9
+        raw["pl"][1]["coins"] = 2
+        raw["pl"][1]["cloth"] = 2
+    s, a = scoring_turn(2, fn=f, tiles=["SC15", "SC03", "SC02"])
+    s.apply(a)
+    raw = s.raw()
+    assert raw["scored"] == 0b111 and raw["scorings"] == 3 and raw["end_triggered"] == 1
+    assert src(s, 1, "cerda_scoring") == 2 * 2 * 3 + 2 * 2 * 1
+    assert pl(s, 1)["cerda"] == START
+
+
+def test_A32_refresh_with_too_few_tiles_left_shows_fewer_than_four():
+    def f(raw):
+        raw["mod_display"] = 0b101
+        raw["mod_stack"] = 0
+        raw["mod_discard"] = 0
+    s, a = scoring_turn(0, fn=f, tiles=["SC15", "SC15", "SC15"])
+    s.apply(a)
+    assert chance_all(s) == 2
+    raw = s.raw()
+    assert raw["mod_display"] == 0b101 and raw["mod_stack"] == 0 and raw["mod_discard"] == 0
+    assert s.current_player() == 1
+
+
+def test_A8_A48_scoring_uses_the_state_after_the_building_before_the_draws():
+    def f(raw):
+        raw["track"] = [bits(0, 4), 0, 0]
+        raw["cerda_tile"] = [cond("SC19"), cond("SC16"), cond("SC15")]
+        raw["pl"][0]["hand"] = [0, 0, 0]                     # the builder will draw 2 citizens after scoring
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))     # W -> spaces 4, 5: section 1 scores
+    assert src(s, 0, "cerda_scoring") == 2 * 1 * 1           # the new building's marker counts (A48)
+    # the reveals (R111) and then the draws are still to come: the scoring happened first (A8)
+    assert s.is_chance_node() and all(a >= A_REVEAL for a in s.legal_actions())
+    assert chance_all(s) == 4 + 2
+    assert sum(pl(s, 0)["hand"]) == 2 and src(s, 0, "cerda_scoring") == 2
+    assert s.current_player() == 1
+
+
+def test_A40_coins_counted_at_scoring_time_after_the_turns_actions():
+    def f(raw):
+        raw["track"] = [bits(0, 4), 0, 0]
+        raw["bonus_rows"] = ALL_ROWS
+        raw["cerda_tile"] = [cond("SC03"), cond("SC02"), cond("SC01")]
+        raw["cross_lo"][cross(1, 0)] = W
+        raw["cross_lo"][cross(0, 0)] = W
+        raw["cross_hi"][cross(0, 0)] = W
+    s = at_actions(game(4), 0, 0, fn=f)                       # vertical 0 = Gain 2 Coins
+    s.apply(C["A_GAIN_COINS"])
+    assert pl(s, 0)["coins"] == 3
+    s.apply(C["A_END_ACTIONS"])
+    s.apply(build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]))
+    assert src(s, 0, "cerda_scoring") == 2 * 3 * 1
+
+
+def test_example_R112():
+    """R112: Upper row section 1 reaches its mark after Blue's turn; tile SC17 (3 VP per Corner on different
+    blocks). Blue x3 with 3 corners in 2 blocks -> 18; Purple x2, none -> 0; Orange x1, one corner -> 3; then
+    Blue and Purple return to the start, Orange (below it) stays."""
+    blue, purple, orange, green = 0, 1, 2, 3
+
+    def f(raw):
+        raw["cerda_tile"] = [cond("SC17"), cond("SC01"), cond("SC02")]
+        raw["track"] = [0, 0, bits(0, 3)]                    # Upper row one short of its mark
+        raw["bonus_rows"] = ALL_ROWS
+        for name, owner in (("NE(0)", blue), ("SW(0)", blue), ("NE(1)", orange)):
+            bs = building_space(name)
+            raw["bld_level"][bs] = 4
+            raw["bld_n"][bs] = 1
+            raw["bld_mark"][bs * 3] = owner
+        raw["bld_stack"][0] = 5
+        raw["pl"][blue]["markers"] = 2
+        raw["pl"][orange]["markers"] = 1
+        raw["pl"][blue]["cerda"] = 9
+        raw["pl"][purple]["cerda"] = 6
+        raw["pl"][orange]["cerda"] = 3
+    s = at_build(game(4), {(2, 2): U, (3, 2): W}, player=blue, fn=f)
+    s.apply(build_id("NE(2)", "CORNER", [(2, 2), (3, 2)]))  # Blue's third corner, in a second block
+    assert s.raw()["scored"] == 0b001
+    assert [s.condition_count("SC17", p) for p in range(4)] == [2, 0, 1, 0]
+    assert [src(s, p, "cerda_scoring") for p in range(4)] == [18, 0, 3, 0]
+    assert [pl(s, p)["cerda"] for p in (blue, purple, orange, green)] == [START, START, 3, START]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R111, R73, A32: the Modernisme display
+
+
+def test_R111_display_refreshed_after_a_scoring():
+    s, a = scoring_turn(0, tiles=["SC15", "SC15", "SC15"])
+    old_display, old_stack = s.raw()["mod_display"], s.raw()["mod_stack"]
+    s.apply(a)
+    raw = s.raw()
+    assert raw["mod_display"] == 0 and raw["mod_discard"] == old_display
+    outs = s.chance_outcomes()
+    assert {x - A_REVEAL for x, _ in outs} == {t for t in range(18) if old_stack >> t & 1}
+    assert all(abs(p - 1 / len(outs)) < 1e-12 for _, p in outs)
+    assert chance_all(s) == 4
+    raw = s.raw()
+    assert bin(raw["mod_display"]).count("1") == 4 and raw["mod_display"] & ~old_stack == 0
+    assert raw["mod_discard"] == old_display
+
+
+def test_R111_R73_reshuffle_the_discard_when_the_stack_runs_out():
+    def f(raw):
+        raw["mod_stack"] = 0b11 << 10                        # two tiles left face down
+        raw["mod_display"] = 0b1111
+        raw["mod_discard"] = 0
+    s, a = scoring_turn(0, fn=f, tiles=["SC15", "SC15", "SC15"])
+    s.apply(a)
+    assert {x - A_REVEAL for x in s.legal_actions()} == {10, 11}
+    s.apply(A_REVEAL + 10)
+    s.apply(A_REVEAL + 11)
+    assert {x - A_REVEAL for x in s.legal_actions()} == {0, 1, 2, 3}   # the discards, reshuffled
+    chance_all(s)
+    raw = s.raw()
+    assert bin(raw["mod_display"]).count("1") == 4 and raw["mod_display"] & (0b11 << 10) == 0b11 << 10
+    assert raw["mod_discard"] == 0 and bin(raw["mod_stack"]).count("1") == 2
+
+
+def test_R73_take_refills_at_once_A32_short_display_when_nothing_left():
+    def f(raw):
+        raw["mod_display"] = 0b1111
+        raw["mod_stack"] = 1 << 12
+        raw["mod_discard"] = 0
+    s = at_actions(game(4), 1, 0, fn=f)                       # horizontal 0 = Take a Modernisme Project
+    s.apply(C["A_MOD_TAKE"] + 0 * 5 + 0)
+    assert s.legal_actions() == [A_REVEAL + 12]              # refilled at once (R73)
+    s.apply(A_REVEAL + 12)
+    assert s.raw()["mod_display"] == 0b1110 | 1 << 12 and pl(s, 0)["mod_tile"][0] == 0
+
+    def g(raw):
+        raw["mod_display"] = 0b1111
+        raw["mod_stack"] = 0
+        raw["mod_discard"] = 0
+    s = at_actions(game(4), 1, 0, fn=g)
+    s.apply(C["A_MOD_TAKE"] + 2 * 5 + 0)
+    assert not s.is_chance_node() and s.raw()["mod_display"] == 0b1011   # A32: 3 tiles shown
+
+    def h(raw):
+        raw["mod_display"] = 0
+        raw["mod_stack"] = 0
+        raw["mod_discard"] = 0
+    s = at_actions(game(4), 1, 0, fn=h)
+    assert not any(C["A_MOD_TAKE"] <= x < C["A_PS"] for x in s.legal_actions())   # empty display
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R115, R116, A30: Cerdà track bounds
+
+
+def test_A30_R116_level1_at_the_top_gives_2vp_instead_of_the_step():
+    def f(raw):
+        raw["pl"][0]["cerda"] = 11
+        raw["bonus_rows"] = ALL_ROWS
+    s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
+    assert pl(s, 0)["cerda"] == 11
+    assert src(s, 0, "cerda_overflow") == 2 and pl(s, 0)["score"] == 2 + 1
+
+
+def test_R89_R116_cerda_action_overflow_at_the_top():
+    s = at_actions(game(4), 0, 2, fn=lambda raw: raw["pl"][0].update(cerda=10))   # horizontal 2 = Cerdà +2
+    s.apply(C["A_CERDA"])
+    assert pl(s, 0)["cerda"] == 11 and src(s, 0, "cerda_overflow") == 2
+
+
+def test_R115_R116_A44_steps_back_at_the_bottom_are_lost_then_later_steps_apply():
+    def f(raw):
+        raw["pl"][0]["cerda"] = 0
+    s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=f)
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
+    s.apply(C["A_SAG_STOP"])
+    assert pl(s, 0)["cerda"] == 0
+
+    def g(raw):
+        raw["pl"][0]["cerda"] = 0
+        raw["pl"][0]["markers"] = 1                          # this marker empties a stack: +1 after the -1
+    s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=g)
+    s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
+    s.apply(C["A_SAG_STOP"])
+    assert pl(s, 0)["cerda"] == 1
+
+    def h(raw):
+        raw["pl"][0]["cerda"] = 1
+    s = at_build(game(4), {(1, 0): U, (2, 0): W, (1, 1): W}, fn=h)
+    s.apply(build_id("B(1,0)", "L3", [(1, 0), (2, 0), (1, 1)]))
+    s.apply(C["A_SAG_STOP"])
+    assert pl(s, 0)["cerda"] == 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R117-R121, A36, A37, A38, A45: the Sagrada Família track (driven by the Museu, PS6, and Level-2/3)
+
+
+def museum(sagrada, fn=None, coins=3):
+    """Seat 0 builds the Museu del Modernisme (+2 Sagrada steps) from crossing (2,1) (vertical 2 = Public
+    Service); returns the state at its first Sagrada decision (or wherever it settles)."""
+    def f(raw):
+        raw["ps_left"] = [3] * 7
+        raw["pl"][0]["coins"] = coins
+        raw["pl"][0]["cloth"] = 0
+        raw["pl"][0]["sagrada"] = sagrada
+        if fn:
+            fn(raw)
+    s = at_actions(game(4), 2, 1, fn=f)
+    s.apply(C["A_PS"] + PS["MUSEU_MODERNISME"])
+    return s
+
+
+def test_R117_sagrada_starts_on_the_leftmost_space():
+    s = game(4)
+    assert [pl(s, p)["sagrada"] for p in range(4)] == [0, 0, 0, 0]
+    assert [pl(s, p)["sag_tile"] for p in range(4)] == [[-1, -1, -1]] * 4
+
+
+def test_R118_each_step_is_optional():
+    s = museum(0)
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
+    s.apply(C["A_SAG_STOP"])
+    assert pl(s, 0)["sagrada"] == 0
+    assert C["A_SAG_STEP"] not in s.legal_actions()          # stopping gives up the remaining step
+    assert C["A_END_ACTIONS"] in s.legal_actions()
+
+
+def test_R119_A45_passing_a_slot_choose_a_tile_of_its_level_before_the_next_step():
+    s = museum(1)
+    s.apply(C["A_SAG_STEP"])                                 # 1 -> 2 passes the Level-1 slot
+    assert pl(s, 0)["sagrada"] == 2
+    assert s.legal_actions() == [C["A_SAG_TILE"] + i for i in range(16) if T["sag_level"][i] == 1]
+    s.apply(C["A_SAG_TILE"] + T["sag_text"].index("VP6"))
+    p = pl(s, 0)
+    assert p["sag_tile"] == [T["sag_text"].index("VP6"), -1, -1]
+    assert src(s, 0, "sagrada") == 6
+    assert not s.raw()["sag_offer"] >> T["sag_text"].index("VP6") & 1
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]   # then the second step
+    s.apply(C["A_SAG_STEP"])
+    assert pl(s, 0)["sagrada"] == 3
+
+
+def test_R119_level2_slot_offers_level2_tiles_and_RES_split_is_free():
+    s = museum(3)
+    s.apply(C["A_SAG_STEP"])                                 # 3 -> 4 passes the Level-2 slot
+    assert s.legal_actions() == [C["A_SAG_TILE"] + i for i in range(16) if T["sag_level"][i] == 2]
+    s.apply(C["A_SAG_TILE"] + T["sag_text"].index("RES4"))
+    assert s.legal_actions() == [C["A_RES"] + k for k in range(5)]
+    s.apply(C["A_RES"] + 1)                                  # 1 Coin, 3 Cloth
+    p = pl(s, 0)
+    assert (p["coins"], p["cloth"]) == (1, 3)
+
+
+def test_R119_RES_split_other_choices():
+    for k in range(4):
+        s = museum(1)
+        s.apply(C["A_SAG_STEP"])
+        s.apply(C["A_SAG_TILE"] + T["sag_text"].index("RES3"))
+        s.apply(C["A_RES"] + k)
+        assert (pl(s, 0)["coins"], pl(s, 0)["cloth"]) == (k, 3 - k)
+
+
+def test_A36_empty_level_leaves_the_slot_empty_but_the_marker_moves():
+    def f(raw):
+        raw["sag_offer"] = 0xFFFF & ~0b111111                # every Level-1 tile is gone
+    s = museum(1, fn=f)
+    s.apply(C["A_SAG_STEP"])
+    assert pl(s, 0)["sagrada"] == 2 and pl(s, 0)["sag_tile"] == [-1, -1, -1]
+    assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
+    assert src(s, 0, "sagrada") == 0
+
+
+def test_A36_steps_past_the_last_space_are_lost():
+    s = museum(7)
+    assert pl(s, 0)["sagrada"] == 7 and C["A_SAG_STEP"] not in s.legal_actions()
+    s = museum(6)
+    s.apply(C["A_SAG_STEP"])                                 # 6 -> 7 passes the Level-3 slot
+    assert s.legal_actions() == [C["A_SAG_TILE"] + i for i in range(16) if T["sag_level"][i] == 3]
+    s.apply(C["A_SAG_TILE"] + T["sag_text"].index("VP15"))
+    assert pl(s, 0)["sagrada"] == 7 and src(s, 0, "sagrada") == 15
+    assert C["A_SAG_STEP"] not in s.legal_actions()          # the second step is lost
+
+
+def test_R119_tile_taken_leaves_the_shared_offer():
+    s = museum(1)
+    s.apply(C["A_SAG_STEP"])
+    t = T["sag_text"].index("CERDA2")
+    s.apply(C["A_SAG_TILE"] + t)
+    assert pl(s, 0)["cerda"] == START + 2 + 2                # PS +2, tile +2
+    s.apply(C["A_SAG_STOP"])
+
+    def f(raw):
+        raw["pl"][1]["sagrada"] = 1
+        raw["pl"][1]["coins"] = 3
+        raw["cur"] = 1
+    s = at_actions(s, 2, 1, player=1, fn=f)
+    s.apply(C["A_PS"] + PS["MUSEU_MODERNISME"])
+    s.apply(C["A_SAG_STEP"])
+    assert C["A_SAG_TILE"] + t not in s.legal_actions()
+    assert len(s.legal_actions()) == 5
+
+
+# ---------------------------------------------------------------------------------------------------------
+# R76-R79, R18: Public Services
+
+
+def ps_ids(s):
+    return {a - C["A_PS"] for a in s.legal_actions() if C["A_PS"] <= a < C["A_TRAM"]}
+
+
+def test_R76_R77_costs_and_vp_in_stack_order_then_empty_R79():
+    def f(raw):
+        raw["ps_left"] = [3] * 7
+        for p in range(4):
+            raw["pl"][p]["coins"] = 4
+            raw["pl"][p]["cloth"] = 0
+    s = at_actions(game(4), 2, 1, fn=f)
+    t = PS["SANT_ANTONI"]
+    for p, (cost, vp) in enumerate([(3, 10), (2, 6), (1, 3)]):
+        s = at_actions(s, 2, 1, player=p)
+        assert t in ps_ids(s)
+        s.apply(C["A_PS"] + t)
+        q = pl(s, p)
+        assert q["coins"] == 4 - cost and q["score"] == vp and q["cerda"] == START + 2
+        assert src(s, p, "public_services") == vp
+        assert q["ps_built"] == 1 << t
+        assert s.raw()["ps_left"][t] == 2 - p
+    s = at_actions(s, 2, 1, player=3)
+    assert t not in ps_ids(s) and PS["UNIVERSITAT"] in ps_ids(s)   # R79: that stack is empty
+
+
+def test_R76_same_type_never_twice_and_cost_must_be_paid():
+    def f(raw):
+        raw["ps_left"] = [3, 2, 3, 3, 3, -1, -1]
+        raw["pl"][0]["ps_built"] = 1 << 0
+        raw["pl"][0]["coins"] = 2
+    s = at_actions(game(4), 2, 1, fn=f)
+    # type 0 built already; types 2-4 cost 3 (> 2 coins); type 1's top tile costs 2; 5, 6 not in play
+    assert ps_ids(s) == {1}
+
+    def g(raw):
+        raw["pl"][0]["coins"] = 3
+    s = edit(s, g)
+    assert ps_ids(s) == {1, 2, 3, 4}
+
+
+def test_R18_two_players_only_the_3_and_2_coin_tiles():
+    s = game(2)
+    left = s.raw()["ps_left"]
+    assert sorted(left) == [-1, -1, 2, 2, 2, 2, 2]
+    t = PS["SANT_ANTONI"]
+    assert left[t] == 2                                      # in play with this seed
+
+    def f(raw):
+        raw["pl"][0]["coins"] = 4
+        raw["pl"][1]["coins"] = 4
+    s = at_actions(s, 2, 1, fn=f)
+    s.apply(C["A_PS"] + t)
+    assert pl(s, 0)["score"] == 10 and pl(s, 0)["coins"] == 1
+    s = at_actions(s, 2, 1, player=1)
+    s.apply(C["A_PS"] + t)
+    assert pl(s, 1)["score"] == 6 and pl(s, 1)["coins"] == 2
+    assert s.raw()["ps_left"][t] == 0
+    s = at_actions(s, 2, 1, player=0, fn=lambda raw: raw["pl"][0].update(ps_built=0, coins=4))
+    assert t not in ps_ids(s)
+
+
+def _ps(t, fn=None, coins=3, cloth=0):
+    def f(raw):
+        raw["ps_left"] = [3] * 7
+        raw["pl"][0]["coins"] = coins
+        raw["pl"][0]["cloth"] = cloth
+        if fn:
+            fn(raw)
+    s = at_actions(game(4), 2, 1, fn=f)
+    s.apply(C["A_PS"] + PS[t])
+    return s
+
+
+def _markers(raw, p, stacks):
+    for name, stack in stacks.items():
+        bs = building_space(name)
+        raw["bld_level"][bs] = 4 if name[0] in "NS" else len(stack)
+        raw["bld_n"][bs] = len(stack)
+        for i, q in enumerate(stack):
+            raw["bld_mark"][bs * 3 + i] = q
+
+
+def test_PS1_A28_one_cloth_per_block_with_a_marker():
+    s = _ps("SANT_ANTONI", fn=lambda raw: _markers(raw, 0, {"NE(0)": [0], "SW(0)": [0], "B(1,0)": [0, 1],
+                                                             "B(3,2)": [2]}))
+    p = pl(s, 0)
+    assert (p["coins"], p["cloth"]) == (0, 2)               # block 0 once, block 1 (covered marker counts)
+    assert p["score"] == 10 and p["cerda"] == START + 2
+
+
+def test_PS1_A35_cloth_beyond_the_warehouse_returns_to_the_supply():
+    s = _ps("SANT_ANTONI", cloth=3, fn=lambda raw: _markers(raw, 0, {"B(1,0)": [0], "B(2,0)": [0],
+                                                                       "B(3,0)": [0]}))
+    p = pl(s, 0)
+    assert (p["coins"], p["cloth"]) == (0, 4)               # capacity 4: 3 + 3 -> 4
+    assert s.current_player() == 0 and C["A_END_ACTIONS"] in s.legal_actions()
+
+
+def test_PS2_A20_tram_move_passenger_coin_cost_waived_cloth_still_due():
+    s = _ps("ESTACIO_FRANCA", fn=lambda raw: raw["pl"][0].update(passengers=1))   # 2nd Passenger: 1 Coin
+    acts = s.legal_actions()
+    assert C["A_SKIP"] in acts and C["A_TRAM"] + space("V(3,2)") in acts
+    s.apply(C["A_TRAM"] + space("V(3,2)"))
+    assert pl(s, 0)["coins"] == 0
+    assert s.legal_actions() == [C["A_PASSENGER"], C["A_SKIP"]]
+    s.apply(C["A_PASSENGER"])
+    assert pl(s, 0)["passengers"] == 2 and pl(s, 0)["coins"] == 0
+    assert s.raw()["passenger"][space("V(3,2)")] == 0
+    # 3rd Passenger costs 1 Coin + 1 Cloth: the Cloth is still due (A20)
+    s = _ps("ESTACIO_FRANCA", fn=lambda raw: raw["pl"][0].update(passengers=2))
+    s.apply(C["A_TRAM"] + space("V(3,2)"))
+    assert C["A_PASSENGER"] not in s.legal_actions() and pl(s, 0)["tram"] == space("V(3,2)")
+
+
+def test_PS3_intersection_with_every_coin_cost_ignored():
+    s = _ps("HOSPITAL_SANT_PAU", fn=lambda raw: raw["pl"][0].update(inters=2))   # 3rd slot costs 2
+    assert C["A_INTERSECTION"] + cross(1, 1) in s.legal_actions()               # crossing costs 1 more
+    s.apply(C["A_INTERSECTION"] + cross(1, 1))
+    p = pl(s, 0)
+    assert p["inters"] == 3 and s.raw()["cross_int"][cross(1, 1)] == 0
+    assert p["coins"] == 0 + 2                                # nothing paid; V(1,1) and D(0) give a Coin each
+    assert p["cerda"] == START + 2 + 2                        # PS +2; H(0,1) and D(1) +1 each
+
+
+def test_PS4_one_wide_or_two_narrow():
+    s = _ps("LLUIS_COMPANYS")
+    acts = set(s.legal_actions())
+    assert C["A_STREET"] + space("V(2,0)") in acts and C["A_STREET"] + space("V(1,0)") in acts
+    assert C["A_SKIP"] in acts
+    s.apply(C["A_STREET"] + space("V(1,1)"))                 # narrow, COIN1: +1 coin, run 1
+    assert s.legal_actions() == sorted(C["A_STREET"] + x for x in range(44)
+                                       if not T["space_wide"][x] and x != space("V(1,1)"))
+    s.apply(C["A_STREET"] + space("V(1,0)"))                 # run of 2: +2
+    p = pl(s, 0)
+    assert p["narrow"] == 2 and p["score"] == 10 + 1 + 2 and p["coins"] == 1
+    s = _ps("LLUIS_COMPANYS")
+    s.apply(C["A_STREET"] + space("V(2,0)"))                 # wide, VP3: +3, run 1 x2
+    p = pl(s, 0)
+    assert p["wide"] == 1 and p["narrow"] == 0 and p["score"] == 10 + 3 + 2
+    assert C["A_END_ACTIONS"] in s.legal_actions()
+
+
+def test_PS5_cobblestone_anywhere_with_its_benefit():
+    s = _ps("UNIVERSITAT")
+    acts = set(s.legal_actions())
+    assert C["A_COBBLE"] + 0 in acts                         # row 0 col 0: not adjacent to anything
+    s.apply(C["A_COBBLE"] + 0)                               # VP5
+    p = pl(s, 0)
+    assert p["cobbles"] == 1 and src(s, 0, "sidewalk") == 5 and p["score"] == 15
+
+
+def test_PS6_two_sagrada_steps():
+    s = museum(0)
+    s.apply(C["A_SAG_STEP"])
+    s.apply(C["A_SAG_STEP"])
+    s.apply(C["A_SAG_TILE"] + T["sag_text"].index("VP6"))
+    p = pl(s, 0)
+    assert p["sagrada"] == 2 and p["score"] == 10 + 6 and p["cerda"] == START + 2
+    assert C["A_SAG_STEP"] not in s.legal_actions()
+
+
+def test_PS7_take_a_modernisme_tile_cloth_cost_ignored():
+    s = _ps("PAVELLO_OPERACIONS")
+    t = min(i for i in range(18) if s.raw()["mod_display"] >> i & 1)
+    assert C["A_MOD_TAKE"] + t * 5 + 4 in s.legal_actions()   # rightmost space costs 2 Cloth; we have 0
+    s.apply(C["A_MOD_TAKE"] + t * 5 + 4)
+    assert pl(s, 0)["mod_tile"][4] == t and pl(s, 0)["cloth"] == 0
+    assert s.is_chance_node()                                # the display refills (R73)
+
+
+def test_A34_public_service_with_an_unusable_benefit_is_still_built():
+    s = _ps("UNIVERSITAT", fn=lambda raw: raw["pl"][0].update(cobbles=6))
+    p = pl(s, 0)
+    assert p["score"] == 10 and p["cerda"] == START + 2 and p["coins"] == 0
+    # nothing is granted, and with no Cobblestone the crossing's other action is impossible too: turn goes on
+    assert s.current_player() == 1 and s.raw()["sidewalk"] == T["side_pre"]
+
+    def full_projects(raw):
+        raw["ps_left"] = [3] * 7
+        raw["pl"][0]["coins"] = 3
+        raw["pl"][0]["mod_tile"] = [0, 1, 2, 3, 4]           # no empty project space
+    s = at_actions(game(4), 2, 1, fn=full_projects)
+    assert PS["PAVELLO_OPERACIONS"] in ps_ids(s)
+    s.apply(C["A_PS"] + PS["PAVELLO_OPERACIONS"])
+    assert pl(s, 0)["score"] == 10 and C["A_END_ACTIONS"] in s.legal_actions()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# SC01-SC19: the scoring conditions (condition_count), and how a Cerdà tile scores them
+
+
+def board(fn):
+    return edit(game(4), fn)
+
+
+def test_SC01_block_line_longest_row_or_column():
+    s = board(lambda raw: _markers(raw, 0, {"NE(0)": [0], "B(1,0)": [1, 0], "B(2,0)": [0],
+                                            "B(0,1)": [0], "B(0,2)": [0], "B(0,3)": [0]}))
+    assert s.condition_count("SC01", 0) == 4                 # column 0: blocks (0,0)..(0,3)
+    s = board(lambda raw: _markers(raw, 0, {"NE(0)": [0], "B(1,0)": [1, 0], "B(2,0)": [0], "B(0,2)": [0]}))
+    assert s.condition_count("SC01", 0) == 3                 # row 0
+    s = board(lambda raw: _markers(raw, 0, {"NE(0)": [0], "B(2,0)": [0], "NE(1)": [0]}))
+    assert s.condition_count("SC01", 0) == 1                 # no two in a straight unbroken line
+    assert s.condition_count("SC01", 1) == 0
+
+
+def test_SC02_SC03_cloth_and_coins_max_5():
+    s = board(lambda raw: raw["pl"][0].update(cloth=7, coins=3))
+    assert s.condition_count("SC02", 0) == 5 and s.condition_count("SC03", 0) == 3
+    s = board(lambda raw: raw["pl"][0].update(cloth=2, coins=6))
+    assert s.condition_count("SC02", 0) == 2 and s.condition_count("SC03", 0) == 5
+
+
+def _streets(raw, owners):
+    for name, p in owners.items():
+        raw["street_owner"][space(name)] = p
+
+
+def test_SC04_narrow_line_own_contiguous_on_one_orthogonal_street():
+    s = board(lambda raw: _streets(raw, {"V(0,0)": 0, "V(0,1)": 0, "V(0,2)": 0, "H(0,0)": 0, "H(1,0)": 0}))
+    assert s.condition_count("SC04", 0) == 3
+    s = board(lambda raw: _streets(raw, {"V(0,0)": 0, "V(0,1)": 1, "V(0,2)": 0, "V(0,3)": 0, "H(0,0)": 0}))
+    assert s.condition_count("SC04", 0) == 2 and s.condition_count("SC04", 1) == 1
+    s = board(lambda raw: _streets(raw, {"V(2,0)": 0, "V(2,1)": 0}))   # wide tiles are not Narrow
+    assert s.condition_count("SC04", 0) == 0
+
+
+def test_SC05_own_intersections_touching_3_buildings():
+    def f(raw):
+        _markers(raw, 1, {"B(1,0)": [1], "B(2,0)": [2], "B(2,1)": [3]})
+        raw["cross_int"][cross(2, 1)] = 0                    # touches B(1,0), B(2,0), NE(1), B(2,1)
+        raw["cross_int"][cross(1, 0)] = 0                    # touches NE(0), B(1,0)
+        raw["cross_int"][cross(2, 0)] = 1                    # touches B(1,0), B(2,0): 2 only
+        raw["pl"][0]["inters"] = 2
+        raw["pl"][1]["inters"] = 1
+    s = board(f)
+    assert s.condition_count("SC05", 0) == 1 and s.condition_count("SC05", 1) == 0
+
+
+def test_SC06_cerda_multiplier_and_its_tile_scores_2_m_m():
+    for idx in (1, 3, 7, 9, 11):
+        s = board(lambda raw: raw["pl"][0].update(cerda=idx))
+        assert s.condition_count("SC06", 0) == MULT[idx]
+
+    def f(raw):
+        raw["pl"][2]["cerda"] = 9
+    s, a = scoring_turn(0, fn=f, tiles=["SC06", "SC03", "SC02"])
+    s.apply(a)
+    assert src(s, 2, "cerda_scoring") == 2 * 3 * 3
+    assert src(s, 1, "cerda_scoring") == 2 * 1 * 1
+
+
+def test_SC07_wide_line_diagonal_counts():
+    s = board(lambda raw: _streets(raw, {"D(0)": 0, "D(1)": 0, "D(2)": 0, "V(2,0)": 0, "V(2,1)": 0}))
+    assert s.condition_count("SC07", 0) == 3
+    s = board(lambda raw: _streets(raw, {"V(1,0)": 0, "V(1,1)": 0, "H(0,2)": 0}))
+    assert s.condition_count("SC07", 0) == 1
+
+
+def test_SC08_SC09_SC11_SC13_SC14_SC15_SC18_simple_counts():
+    def f(raw):
+        raw["pl"][0].update(ps_built=0b1011, narrow=7, wide=3, passengers=4, cobbles=5, inters=2,
+                            mod_tile=[-1, 3, -1, 5, 6])
+    s = board(f)
+    assert [s.condition_count(c, 0) for c in ("SC08", "SC09", "SC11", "SC13", "SC14", "SC15", "SC18")] == \
+        [3, 7, 3, 4, 5, 2, 3]
+    assert [s.condition_count(c, 1) for c in ("SC08", "SC09", "SC11", "SC13", "SC14", "SC15", "SC18")] == \
+        [0] * 7
+
+
+def test_SC10_own_passengers_on_spaces_touching_2_buildings():
+    def f(raw):
+        _markers(raw, 1, {"NE(0)": [1], "SW(0)": [1], "B(1,0)": [2]})
+        raw["passenger"][space("D(0)")] = 0                  # between NE(0) and SW(0)
+        raw["passenger"][space("V(1,0)")] = 0                # NE(0) and B(1,0)
+        raw["passenger"][space("H(0,1)")] = 0                # SW(0) and B(0,1) (empty)
+        raw["passenger"][space("V(1,1)")] = 1                # B(0,1) and SW(1), both empty
+        raw["pl"][0]["passengers"] = 3
+    s = board(f)
+    assert s.condition_count("SC10", 0) == 2
+    assert s.condition_count("SC10", 1) == 0
+
+
+def test_SC12_modernisme_markers_at_the_top():
+    s = board(lambda raw: raw["pl"][0].update(mod_up=[1, 0, 1, 1, 0]))
+    assert s.condition_count("SC12", 0) == 3 and s.condition_count("SC12", 1) == 0
+
+
+@pytest.mark.parametrize("markers,empty", [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2), (6, 3), (7, 4), (8, 5)])
+def test_SC16_empty_marker_stacks(markers, empty):
+    s = board(lambda raw: raw["pl"][0].update(markers=markers))
+    assert s.condition_count("SC16", 0) == empty
+
+
+def test_SC17_own_corners_one_per_block():
+    s = board(lambda raw: _markers(raw, 0, {"NE(0)": [0], "SW(0)": [0], "NE(2)": [0], "SW(3)": [1],
+                                            "B(1,0)": [0]}))
+    assert s.condition_count("SC17", 0) == 2 and s.condition_count("SC17", 1) == 1
+
+
+def test_SC19_own_bottom_markers_on_non_corner_buildings():
+    s = board(lambda raw: _markers(raw, 0, {"B(1,0)": [0, 1], "B(2,0)": [1, 0], "B(3,0)": [0],
+                                            "NE(0)": [0]}))
+    assert s.condition_count("SC19", 0) == 2 and s.condition_count("SC19", 1) == 1
+
+
+@pytest.mark.parametrize("name", [n.split()[0] for n in T["cond_names"]])
+def test_SC_values_match_the_appendix(name):
+    vp = {"SC05": 3, "SC09": 1, "SC10": 3, "SC16": 3, "SC17": 3}.get(name, 2)
+    assert T["cond_vp"][cond(name)] == vp
+
+
+# ---------------------------------------------------------------------------------------------------------
+# every condition, and every Cerdà Scoring, in random games against an independent implementation
+
+
+def _geometry():
+    """Building spaces and street spaces rebuilt from their names (rules-inventory §0, §4.1)."""
+    def corners(name):
+        kind, args = name.split("(")
+        nums = [int(x) for x in args.rstrip(")").split(",")]
+        if kind == "B":
+            i, j = nums
+            return (i, j), {(i, j), (i + 1, j), (i, j + 1), (i + 1, j + 1)}
+        k = nums[0]
+        if kind == "NE":
+            return (k, k), {(k, k), (k + 1, k), (k + 1, k + 1)}
+        return (k, k), {(k, k), (k, k + 1), (k + 1, k + 1)}
+    bspaces = [corners(n) for n in T["bs_names"]]
+    streets = {}
+    ends = {}
+    for c in range(5):
+        for r in range(4):
+            streets.setdefault(("V", c), []).append(c * 4 + r)
+            ends[c * 4 + r] = {(c, r), (c, r + 1)}
+    for r in range(5):
+        for c in range(4):
+            streets.setdefault(("H", r), []).append(20 + r * 4 + c)
+            ends[20 + r * 4 + c] = {(c, r), (c + 1, r)}
+    for k in range(4):
+        streets.setdefault(("D", 0), []).append(40 + k)
+        ends[40 + k] = {(k, k), (k + 1, k + 1)}
+    wide = {space(x) for x in ED_RAW["streets"]["wide"]}
+    return bspaces, streets, ends, wide
+
+
+ED_RAW = ED.raw
+
+
+def oracle(raw, p, name, geo):
+    bspaces, streets, ends, wide = geo
+    P = raw["pl"][p]
+    mult = ED_RAW["cerda_track"]["multiplier"][P["cerda"]]
+    stacks = [raw["bld_mark"][i * 3: i * 3 + raw["bld_n"][i]] for i in range(20)]
+    built = [raw["bld_level"][i] > 0 for i in range(20)]
+
+    def line(want_wide, diag):
+        best = 0
+        for key, sps in streets.items():
+            if key[0] == "D" and not diag:
+                continue
+            run = 0
+            for sp in sps:
+                run = run + 1 if raw["street_owner"][sp] == p and (sp in wide) == want_wide else 0
+                best = max(best, run)
+        return best
+
+    if name == "SC01":
+        blocks = {bspaces[i][0] for i in range(20) if p in stacks[i]}
+        best = 0
+        for a in range(4):
+            for horiz in (True, False):
+                run = 0
+                for b in range(4):
+                    run = run + 1 if ((b, a) if horiz else (a, b)) in blocks else 0
+                    best = max(best, run)
+        return best
+    if name == "SC02":
+        return min(P["cloth"], 5)
+    if name == "SC03":
+        return min(P["coins"], 5)
+    if name == "SC04":
+        return line(False, False)
+    if name == "SC05":
+        return sum(1 for x in range(25) if raw["cross_int"][x] == p
+                   and sum(built[i] for i in range(20) if (x % 5, x // 5) in bspaces[i][1]) >= 3)
+    if name == "SC06":
+        return mult
+    if name == "SC07":
+        return line(True, True)
+    if name == "SC08":
+        return bin(P["ps_built"]).count("1")
+    if name == "SC09":
+        return sum(1 for sp in range(44) if raw["street_owner"][sp] == p and sp not in wide)
+    if name == "SC10":
+        return sum(1 for sp in range(44) if raw["passenger"][sp] == p
+                   and sum(built[i] for i in range(20) if ends[sp] <= bspaces[i][1]) >= 2)
+    if name == "SC11":
+        return sum(1 for sp in range(44) if raw["street_owner"][sp] == p and sp in wide)
+    if name == "SC12":
+        return sum(P["mod_up"])
+    if name == "SC13":
+        return sum(1 for sp in range(44) if raw["passenger"][sp] == p)
+    if name == "SC14":
+        return P["cobbles"]
+    if name == "SC15":
+        return sum(1 for x in range(25) if raw["cross_int"][x] == p)
+    if name == "SC16":
+        acc, n = 0, 0
+        for size in ED_RAW["player_board"]["building_marker_stacks"]:
+            acc += size
+            n += P["markers"] >= acc
+        return n
+    if name == "SC17":
+        return len({bspaces[i][0] for i in range(20) if T["bs_names"][i][0] in "NS" and stacks[i][:1] == [p]})
+    if name == "SC18":
+        return sum(1 for t in P["mod_tile"] if t >= 0)
+    if name == "SC19":
+        return sum(1 for i in range(20) if T["bs_names"][i][0] == "B" and stacks[i][:1] == [p])
+    raise KeyError(name)
+
+
+NAMES = [n.split()[0] for n in T["cond_names"]]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_SC01_SC19_condition_counts_in_random_games(players):
+    geo = _geometry()
+    for seed in range(8):
+        rng = random.Random(1000 + seed)
+        s = new_game(players, seed=seed)
+        i = 0
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+            i += 1
+            if i % 5 and not s.is_terminal():
+                continue
+            raw = s.raw()
+            for p in range(players):
+                for name in NAMES:
+                    assert s.condition_count(name, p) == oracle(raw, p, name, geo), (seed, i, p, name)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R107_R108_R110_cerda_scorings_in_random_games(players):
+    """Every Cerdà Scoring of a random game: each player who is not the active one (whose Cerdà index cannot
+    change during the scoring turn's last step) gains tile VP x count x multiplier; the reset follows R110."""
+    geo = _geometry()
+    checked = 0
+    for seed in range(10):
+        rng = random.Random(2000 + seed)
+        s = new_game(players, seed=seed)
+        while not s.is_terminal():
+            before = s.raw()
+            s.apply(rng.choice(s.legal_actions()))
+            after = s.raw()
+            if after["scorings"] == before["scorings"]:
+                continue
+            assert after["scorings"] == before["scorings"] + 1
+            sec = (after["scored"] ^ before["scored"]).bit_length() - 1
+            cname = NAMES[after["cerda_tile"][sec]]
+            vp = T["cond_vp"][after["cerda_tile"][sec]]
+            for p in range(players):
+                if p == before["cur"]:
+                    continue
+                c0 = before["pl"][p]["cerda"]
+                m = MULT[c0]
+                n = m if cname == "SC06" else oracle(after, p, cname, geo)
+                gained = after["pl"][p]["vp_src"][7] - before["pl"][p]["vp_src"][7]
+                assert gained == vp * n * m, (seed, sec, cname, p)
+                reset = after["scorings"] <= 2 and c0 > START
+                assert after["pl"][p]["cerda"] == (START if reset else c0)
+                checked += 1
+    assert checked > 0
