@@ -118,6 +118,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             settings[k] = v
         if k in ("threads", "max_nodes"):
             settings[k] = int(float(v))
+        if k == "reuse_tree":
+            settings[k] = v.lower() in ("1", "true", "yes", "on")
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":

@@ -1,4 +1,4 @@
-"""Command line: ``barcelona-ai demo | perft | bench`` (play, hint and analyse come with the search engine)."""
+"""Command line: ``barcelona-ai demo | arena | perft | bench``."""
 from __future__ import annotations
 
 import argparse
@@ -63,6 +63,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    from .arena import match
+    from .bots import make_bot
+    make_bot(args.candidate)            # fail early on a bad bot name
+    make_bot(args.opponent)
+    r = match(args.candidate, args.opponent, players=args.players, games=args.games, seed=args.seed,
+              workers=args.workers, progress=not args.quiet)
+    print(r.line())
+    print(f"{r.seconds:.0f} s; seats rotate over each seeded setup; 95% Wilson intervals")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="barcelona-ai", description="Barcelona rules engine")
     ap.add_argument("--version", action="version", version=f"barcelona_ai {__version__}")
@@ -81,6 +93,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--setup", choices=("random", "printed"), default="random")
     p.add_argument("--divide", action="store_true")
     p.set_defaults(func=cmd_perft)
+    r = sub.add_parser("arena", help="play two bots against each other with seat rotation")
+    r.add_argument("candidate", help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (e.g. ismcts:10000)")
+    r.add_argument("opponent", help="the bot in every other seat")
+    r.add_argument("--players", type=int, default=2)
+    r.add_argument("--games", type=int, default=20)
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--workers", type=int, default=2, help="parallel processes")
+    r.add_argument("--quiet", action="store_true", help="no progress line")
+    r.set_defaults(func=cmd_arena)
     b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
     b.add_argument("--games", type=int, default=5000)
     b.set_defaults(func=cmd_bench)

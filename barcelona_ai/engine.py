@@ -53,6 +53,8 @@ class SearchSettings:
     bias_weight: float = 0.0        # progressive bias from the rollout policy's prior
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
+    reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
+                                    # (answers then depend on earlier calls; analysis leaves it off)
 
 
 @dataclass
@@ -141,6 +143,7 @@ class Engine:
         self.settings = SearchSettings(**{**asdict(settings or SearchSettings()), **overrides})
         if not isinstance(self.settings.threads, int) or not 1 <= self.settings.threads <= 64:
             raise BarcelonaError("threads must be 1..64")
+        self._last: tuple | None = None        # (player, history, root state, trees) of the last search
         self._params = make_params(self.settings.c_uct, self.settings.reward, self.settings.mix_weight,
                                    self.settings.margin_scale, self.settings.rollout, self.settings.max_nodes,
                                    self.settings.bias_weight)
@@ -169,7 +172,11 @@ class Engine:
         player = self._check(state, viewpoint)
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
         n = self.settings.threads
-        trees = [Tree(state, player, self._params, _mix_seed(call_seed, i)) for i in range(n)]
+        trees = self._reused_trees(state, player) if self.settings.reuse_tree else None
+        if trees is None:
+            trees = [Tree(state, player, self._params, _mix_seed(call_seed, i)) for i in range(n)]
+        if self.settings.reuse_tree:
+            self._last = (player, tuple(state.history()), state.clone(), trees)
         its = limit.iterations or 0
         per = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else [0] * n
         secs = float(limit.time or 0.0)
@@ -182,6 +189,26 @@ class Engine:
             for th in threads:
                 th.join()
         return _Merged(trees), player, call_seed
+
+    def _reused_trees(self, state: State, player: int) -> list[Tree] | None:
+        """The last search's trees re-rooted at `state`, if `state` continues that search's root position.
+        Draws of other players map to the one hidden edge: the searcher does not see them (A6)."""
+        if self._last is None or self._last[0] != player:
+            return None
+        _, old_hist, old_state, trees = self._last
+        hist = state.history()
+        if len(hist) <= len(old_hist) or tuple(hist[:len(old_hist)]) != old_hist:
+            return None
+        replay = old_state.clone()
+        keys = []
+        for a in hist[len(old_hist):]:
+            hidden = (replay.is_chance_node() and CONSTANTS["A_DRAW"] <= a < CONSTANTS["A_REVEAL"]
+                      and replay.raw()["cur"] != player)
+            keys.append(HIDDEN_DRAW if hidden else a)
+            replay.apply(a)
+        if not all(t.reroot(state, keys) for t in trees):
+            return None
+        return trees
 
     # -- reading results ----------------------------------------------------------------------------------
     @staticmethod

@@ -41,8 +41,11 @@ cdef enum:
 
 cdef int KIND_WEIGHT[NKINDS]
 # place, int-pick, int-done, coins, cloth, cerda, cobble, street, intersection, improve, take, ps, tram,
-# passenger, skip, end-actions, sag-step, sag-stop, other
-_weights = (1, 4, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 1, 1, 4, 1, 1)
+# passenger, skip, end-actions, sag-step, sag-stop, other.
+# Measured by playing the policies against uniform random play (tests/../README): taking an available action
+# almost always (100 : 1 against ending, skipping or stopping) wins 74% of 2-player games and 52% of 4-player
+# games as one seat against three; weights 3 : 1 won 47% / 24% (no better than uniform).
+_weights = (1, 100, 1, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 1, 1, 100, 1, 1)
 for _i in range(NKINDS):
     KIND_WEIGHT[_i] = _weights[_i]
 
@@ -369,6 +372,59 @@ cdef class Tree:
                 done += 1
         return done
 
+    def reroot(self, State state, keys):
+        """Keep the subtree reached by edge `keys` as the tree for `state` (tree reuse between decisions).
+        Returns False, leaving the tree as it was, if the path is not in the tree."""
+        cdef int node = 0, c, i, j, head, tail
+        cdef int* remap
+        cdef int* queue
+        cdef NodeC* fresh
+        for k in keys:
+            c = self.find_child(node, k)
+            if c < 0:
+                return False
+            node = c
+        remap = <int*>malloc(self.n * sizeof(int))
+        queue = <int*>malloc(self.n * sizeof(int))
+        fresh = <NodeC*>malloc(self.cap * sizeof(NodeC))
+        if remap == NULL or queue == NULL or fresh == NULL:
+            free(remap)
+            free(queue)
+            free(fresh)
+            raise MemoryError()
+        for i in range(self.n):
+            remap[i] = -1
+        head = 0
+        tail = 1
+        queue[0] = node
+        remap[node] = 0
+        while head < tail:                      # breadth first: new indices in visiting order
+            i = queue[head]
+            head += 1
+            c = self.nodes[i].first_child
+            while c >= 0:
+                remap[c] = tail
+                queue[tail] = c
+                tail += 1
+                c = self.nodes[c].next_sibling
+        for j in range(tail):
+            i = queue[j]
+            memcpy(&fresh[j], &self.nodes[i], sizeof(NodeC))
+            fresh[j].parent = remap[self.nodes[i].parent] if j > 0 else -1
+            fresh[j].first_child = remap[self.nodes[i].first_child] if self.nodes[i].first_child >= 0 else -1
+            fresh[j].next_sibling = (remap[self.nodes[i].next_sibling]
+                                     if j > 0 and self.nodes[i].next_sibling >= 0 else -1)
+        fresh[0].key = -1
+        fresh[0].actor = -1
+        free(self.nodes)
+        free(remap)
+        free(queue)
+        self.nodes = fresh
+        self.n = tail
+        memcpy(&self.root, &state.c, sizeof(StateC))
+        memset(&self.stats, 0, sizeof(RootStatsC))
+        return True
+
     # -- reading the tree -----------------------------------------------------------------------------------
     @property
     def num_nodes(self):
@@ -464,3 +520,44 @@ def flat_mc(State state, int player, long long iterations, seed, dict params):
             sums[i] += r[player]
             visits[i] += 1
     return {buf[i]: (visits[i], sums[i]) for i in range(n)}
+
+
+def kind_weights():
+    """The heuristic rollout policy's weight per kind of decision (see action_kind)."""
+    return [KIND_WEIGHT[i] for i in range(NKINDS)]
+
+
+def set_kind_weights(weights):
+    """Change the heuristic policy's weights (experiments; not while a search runs)."""
+    if len(weights) != NKINDS or any(int(w) < 0 for w in weights) or sum(int(w) for w in weights) == 0:
+        raise BarcelonaError(f"expected {NKINDS} non-negative weights")
+    for i in range(NKINDS):
+        KIND_WEIGHT[i] = int(weights[i])
+
+
+def policy_game(int players, setup_seed, seed, policies):
+    """A whole game where seat i plays rollout policy policies[i] ('uniform' or 'heuristic'); returns the
+    final state's (scores, returns). Cheap head-to-head comparisons of rollout policies."""
+    cdef State st = State.new(players, setup_seed)
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    cdef action_t buf[MAX_LEGAL]
+    cdef int pol[MAX_PLAYERS]
+    cdef int n, cp, i
+    cdef double r[MAX_PLAYERS]
+    for i in range(players):
+        pol[i] = ROLLOUT_HEURISTIC if policies[i] == "heuristic" else ROLLOUT_UNIFORM
+    with nogil:
+        while True:
+            cp = state_current_player(&st.data.c, &st.c)
+            if cp == TERMINAL:
+                break
+            if cp == CHANCE:
+                state_apply(&st.data.c, &st.c, state_sample_chance(&st.data.c, &st.c, &rng))
+            else:
+                n = state_legal_actions(&st.data.c, &st.c, buf)
+                if pol[cp] == ROLLOUT_HEURISTIC:
+                    state_apply(&st.data.c, &st.c, heuristic_choice(buf, n, &rng))
+                else:
+                    state_apply(&st.data.c, &st.c, buf[rand_below(&rng, n)])
+    state_returns(&st.data.c, &st.c, r)
+    return st.scores(), [r[i] for i in range(players)]

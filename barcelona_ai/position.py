@@ -1,0 +1,1061 @@
+"""Position documents: a documented, human-writable JSON form of a game state (docs/positions.md).
+
+``state_to_json(state)`` writes every field of the state with names instead of raw integers; ``state_from_json``
+reads such a document back, checks every count against the edition (citizens, tiles, markers, tokens ...) and
+builds the state. Writing and reading are exact: ``State.from_json(s.to_json()).hash() == s.hash()`` for every
+reachable state, mid-turn and terminal ones included (the turn machinery travels in ``"turn_state"``).
+
+``state_to_json(state, viewpoint=p)`` writes only what seat p may know (A6): the other players' hands become
+``{"hidden": n}`` and the bag becomes the unseen pool (bag + hidden hands). Reading such a document samples the
+hidden hands from the pool with ``seed``; the result has the same ``observation_hash(p)`` as the original.
+
+Every problem in a document raises :class:`InvalidPositionError` naming the first wrong field by its JSON path
+(``players[1].coins: -1 is negative``); a failed load never returns a state. A wrong player count raises
+:class:`PlayerCountError`, an unknown edition :class:`DataFileError` (from ``tables.load_edition``).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from .core import SOURCES, State
+from .errors import InvalidPositionError, PlayerCountError
+from .invariants import check_raw
+from .tables import (ACTION_KINDS, BUILDING_TYPES, CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_BUILDING_SPACES,
+                     NUM_CROSSINGS, NUM_SIDEWALK, NUM_SPACES, SPACE_INDEX, load_edition, space_name)
+
+__all__ = ["FORMAT", "VERSION", "PHASES", "FRAME_KINDS", "state_to_json", "state_from_json", "load_position",
+           "dump_position"]
+
+FORMAT = "barcelona-position"
+VERSION = 1
+PHASES = ("PLACE", "ACTIONS", "BUILD", "END", "REFRESH", "DRAW", "OVER")          # core.pxd PH_* order
+FRAME_KINDS = {1: "EFFECTS", 2: "GRANT", 3: "NARROW2", 4: "PASSENGER", 5: "SAGRADA", 6: "SAG_TILE", 7: "RES",
+               8: "INT_PICK"}                                                    # core.pxd FR_*
+FRAME_KIND_IDS = {v: k for k, v in FRAME_KINDS.items()}
+LEVEL_NAMES = {1: "L1", 2: "L2", 3: "L3", 4: "CORNER"}                          # StateC.bld_level
+LEVEL_IDS = {v: k for k, v in LEVEL_NAMES.items()}
+BUILD_TYPE_OF_LEVEL = {1: 1, 2: 2, 3: 3, 4: 0}                                  # level -> BUILDING_TYPES index
+STREET_DIRS = ("vertical", "horizontal", "diagonal")                            # StateC.streets_used bits
+MAX_PLAYERS = 4
+MAX_FRAMES = 24
+PH_PLACE, PH_ACTIONS, PH_OVER = 0, 1, 6
+
+_TOP_KEYS = ("format", "version", "edition", "players", "viewpoint", "to_move", "phase", "action_tiles",
+             "crossings", "streets", "buildings", "building_tiles_left", "bonus_rows_taken", "citizen_tracks",
+             "cerda_tiles", "cerda_scorings_done", "modernisme", "public_services", "sagrada_offer", "sidewalk",
+             "bag", "unseen_pool", "turn_state")
+_PLAYER_KEYS = ("seat", "score", "vp_by_source", "coins", "cloth", "cobblestones", "intersections", "narrow_laid",
+                "wide_laid", "passengers", "tram", "markers_placed", "cerda", "sagrada", "modernisme",
+                "sagrada_tiles", "public_services", "hand", "turns")
+_TURN_KEYS = ("place_crossing", "streets_used", "frames", "discard_player", "reveal_pending", "refresh_pending",
+              "draws_left", "activity", "end_triggered")
+_CROSS_RE = re.compile(r"\(\s*([0-4])\s*,\s*([0-4])\s*\)")
+_SIDE_RE = re.compile(r"r([0-4])c([0-5])")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# names of one edition's pieces
+
+def _unique_names(names: list[str]) -> list[str]:
+    """The k-th repeat of a name (k >= 2) becomes 'name#k', so every piece has its own name."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n}#{seen[n]}")
+    return out
+
+
+def _effect_text(effects: list[tuple[int, int]]) -> str:
+    parts = []
+    for code, amt in effects:
+        name = EFFECT_CODES[code]
+        if name == "ACT":
+            parts.append("ACT_" + GRANT_KINDS[amt])
+        elif name in ("MARKER", "CLOTH_PER_BLOCK"):
+            parts.append(name)
+        else:
+            parts.append(f"{name}{amt}")
+    return "+".join(parts) if parts else "-"
+
+
+class _Names:
+    """Name <-> index tables of one edition."""
+
+    def __init__(self, ed):
+        t = ed.t
+        self.ed = ed
+        self.t = t
+        self.cond_ids = [n.split()[0] for n in t["cond_names"]]
+        self.mod = _unique_names([self.cond_ids[c] for c in t["mod_cond"]])
+        self.mod_index = {n: i for i, n in enumerate(self.mod)}
+        self.sag = _unique_names(list(t["sag_text"]))
+        self.sag_index = {n: i for i, n in enumerate(self.sag)}
+        self.ps = list(t["ps_names"])
+        self.ps_index = {n: i for i, n in enumerate(self.ps)}
+        self.bs = list(t["bs_names"])
+        self.bs_index = {n: i for i, n in enumerate(self.bs)}
+        self.cerda_conds = sorted(set(t["cerda_cond"]))
+        self.cond_index = {n: i for i, n in enumerate(self.cond_ids)}
+        self.eff = [_effect_text(lst) for lst in ed.effect_lists]
+        self.eff_index = {n: i for i, n in enumerate(self.eff)}
+        self.marker_code = EFFECT_CODES.index("MARKER")
+
+
+_NAMES: dict[int, _Names] = {}
+
+
+def _names(ed) -> _Names:
+    key = id(ed)
+    if key not in _NAMES:
+        _NAMES[key] = _Names(ed)
+    return _NAMES[key]
+
+
+def _cross_name(c: int) -> str:
+    return f"({c % 5},{c // 5})"
+
+
+def _side_name(i: int) -> str:
+    return f"r{i // 6}c{i % 6}"
+
+
+def _bits(mask: int, n: int) -> list[int]:
+    return [i for i in range(n) if (mask >> i) & 1]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# writing
+
+def _frame_to_json(f: dict, nm: _Names) -> dict:
+    kind = FRAME_KINDS[f["kind"]]
+    out: dict[str, Any] = {"kind": kind, "player": f["player"]}
+    used = set()
+    if kind == "EFFECTS":
+        out["effects"] = nm.eff[f["lst"]]
+        out["next"] = f["a"]
+        used |= {"lst", "a"}
+        if any(code == nm.marker_code for code, _ in nm.ed.effect_lists[f["lst"]]):
+            out["building"] = nm.bs[f["b"]]
+            used.add("b")
+    elif kind == "GRANT":
+        out["action"] = GRANT_KINDS[f["a"]]
+        used.add("a")
+    elif kind == "PASSENGER":
+        out["space"] = space_name(f["a"])
+        out["coin_free"] = bool(f["b"])
+        used |= {"a", "b"}
+    elif kind == "SAGRADA":
+        out["steps_left"] = f["a"]
+        used.add("a")
+    elif kind == "SAG_TILE":
+        out["level"] = f["a"]
+        out["slot"] = f["b"]
+        used |= {"a", "b"}
+    elif kind == "RES":
+        out["resources"] = f["a"]
+        used.add("a")
+    elif kind == "INT_PICK":
+        out["picks_left"] = f["a"]
+        out["slots_taken"] = _bits(f["b"] & 0xFF, 8)
+        used |= {"a", "b"}
+    out["source"] = SOURCES[f["src"]]
+    for raw_key in ("a", "b", "lst"):              # fields the kind does not use: written only when not 0
+        if raw_key not in used and f[raw_key] != 0:
+            out[raw_key] = f[raw_key]
+    return out
+
+
+def state_to_json(state: State, viewpoint: int | None = None) -> dict:
+    """The position document of `state` (docs/positions.md); with `viewpoint`, only what that seat may know."""
+    r = state.raw()
+    ed = state.game_data.edition
+    nm = _names(ed)
+    t = nm.t
+    n = r["num_players"]
+    if viewpoint is not None:
+        if isinstance(viewpoint, bool) or not isinstance(viewpoint, int) or not 0 <= viewpoint < n:
+            raise PlayerCountError(f"no seat {viewpoint!r} in a {n}-player game")
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "edition": getattr(ed, "source", ed.name)}
+    if viewpoint is not None:
+        doc["viewpoint"] = viewpoint
+    doc["to_move"] = r["cur"]
+    doc["phase"] = PHASES[r["phase"]]
+    sa = r["street_action"]
+    doc["action_tiles"] = {"vertical": [ACTION_KINDS[x] for x in sa[0:5]],
+                           "horizontal": [ACTION_KINDS[x] for x in sa[5:10]], "diagonal": ACTION_KINDS[sa[10]]}
+    crossings = {}
+    for c in range(NUM_CROSSINGS):
+        lo, hi, it = r["cross_lo"][c], r["cross_hi"][c], r["cross_int"][c]
+        if lo < 0 and hi < 0 and it < 0:
+            continue
+        cits = [CLASSES[x] for x in (lo, hi) if x >= 0]
+        crossings[_cross_name(c)] = {"citizens": cits, "intersection": it if it >= 0 else None}
+    doc["crossings"] = crossings
+    streets = {}
+    for sp in range(NUM_SPACES):
+        o, pa = r["street_owner"][sp], r["passenger"][sp]
+        if o < 0 and pa < 0:
+            continue
+        streets[space_name(sp)] = {"owner": o if o >= 0 else None, "passenger": pa if pa >= 0 else None}
+    doc["streets"] = streets
+    buildings = {}
+    for bs in range(NUM_BUILDING_SPACES):
+        lvl, k = r["bld_level"][bs], r["bld_n"][bs]
+        if lvl == 0 and k == 0:
+            continue
+        buildings[nm.bs[bs]] = {"level": LEVEL_NAMES.get(lvl, lvl), "markers": r["bld_mark"][bs * 3: bs * 3 + k]}
+    doc["buildings"] = buildings
+    doc["building_tiles_left"] = {BUILDING_TYPES[i]: r["bld_stack"][i] for i in range(4)}
+    doc["bonus_rows_taken"] = _bits(r["bonus_rows"], 16)
+    doc["citizen_tracks"] = {CLASSES[k]: {"occupied": _bits(r["track"][k], 32), "off_board": r["track_off"][k]}
+                             for k in range(3)}
+    doc["cerda_tiles"] = [{"tile": nm.cond_ids[r["cerda_tile"][i]], "scored": bool((r["scored"] >> i) & 1)}
+                          for i in range(3)]
+    doc["cerda_scorings_done"] = r["scorings"]
+    doc["modernisme"] = {key: [nm.mod[i] for i in _bits(r[field], len(nm.mod))]
+                         for key, field in (("stack", "mod_stack"), ("display", "mod_display"),
+                                            ("discard", "mod_discard"))}
+    doc["public_services"] = {nm.ps[i]: r["ps_left"][i] for i in range(len(nm.ps)) if r["ps_left"][i] >= 0}
+    doc["sagrada_offer"] = [nm.sag[i] for i in _bits(r["sag_offer"], len(nm.sag))]
+    doc["sidewalk"] = [_side_name(i) for i in _bits(r["sidewalk"], NUM_SIDEWALK)]
+    bag = list(r["bag"])
+    if viewpoint is not None:
+        for p in range(n):
+            if p != viewpoint:
+                for k in range(3):
+                    bag[k] += r["pl"][p]["hand"][k]
+    doc["unseen_pool" if viewpoint is not None else "bag"] = {CLASSES[k]: bag[k] for k in range(3)}
+    players = []
+    for p in range(n):
+        pl = r["pl"][p]
+        if viewpoint is not None and p != viewpoint:
+            hand: dict[str, int] = {"hidden": sum(pl["hand"])}
+        else:
+            hand = {CLASSES[k]: pl["hand"][k] for k in range(3)}
+        players.append({
+            "seat": p, "score": pl["score"],
+            "vp_by_source": {SOURCES[i]: pl["vp_src"][i] for i in range(len(SOURCES)) if pl["vp_src"][i]},
+            "coins": pl["coins"], "cloth": pl["cloth"], "cobblestones": pl["cobbles"], "intersections": pl["inters"],
+            "narrow_laid": pl["narrow"], "wide_laid": pl["wide"], "passengers": pl["passengers"],
+            "tram": space_name(pl["tram"]) if pl["tram"] >= 0 else None, "markers_placed": pl["markers"],
+            "cerda": pl["cerda"], "sagrada": pl["sagrada"],
+            "modernisme": [{"tile": nm.mod[pl["mod_tile"][i]] if pl["mod_tile"][i] >= 0 else None,
+                            "marker_up": bool(pl["mod_up"][i])} for i in range(5)],
+            "sagrada_tiles": [nm.sag[x] if x >= 0 else None for x in pl["sag_tile"]],
+            "public_services": [nm.ps[i] for i in _bits(pl["ps_built"], len(nm.ps))],
+            "hand": hand, "turns": pl["turns"]})
+    doc["players"] = players
+    nf = r["nframes"]
+    ts: dict[str, Any] = {
+        "place_crossing": _cross_name(r["place_crossing"]) if r["place_crossing"] >= 0 else None,
+        "streets_used": [STREET_DIRS[i] for i in range(3) if (r["streets_used"] >> i) & 1],
+        "frames": [_frame_to_json(f, nm) for f in r["frames"][:nf]],
+        "discard_player": r["discard_player"] if r["discard_player"] >= 0 else None,
+        "reveal_pending": r["reveal_pending"], "refresh_pending": r["refresh_pending"],
+        "draws_left": r["draws_left"], "activity": bool(r["activity"]), "end_triggered": bool(r["end_triggered"]),
+    }
+    doc["turn_state"] = ts
+    return doc
+
+
+def _pretty(obj: Any, indent: int = 0, width: int = 110) -> str:
+    """Indented JSON that keeps short lists and objects on one line (easier to read and to edit by hand)."""
+    flat = json.dumps(obj, ensure_ascii=False)
+    if indent > 0 and len(flat) + indent <= width or not isinstance(obj, (dict, list)) or not obj:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(obj, dict):
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_pretty(v, indent + 2, width)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    if all(not isinstance(v, (dict, list)) for v in obj):      # a long list of names: several per line
+        lines, cur = [], ""
+        for v in obj:
+            item = json.dumps(v, ensure_ascii=False)
+            if cur and len(pad) + len(cur) + len(item) + 2 > width:
+                lines.append(cur + ",")
+                cur = ""
+            cur = f"{cur}, {item}" if cur else item
+        lines.append(cur)
+        return "[\n" + "\n".join(pad + x for x in lines) + "\n" + " " * indent + "]"
+    items = [pad + _pretty(v, indent + 2, width) for v in obj]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def dump_position(state: State, viewpoint: int | None = None) -> str:
+    """The position document of `state` as indented JSON text (short lists and objects kept on one line)."""
+    return _pretty(state_to_json(state, viewpoint)) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# reading
+
+def _join(path: str, key: Any) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _fail(path: str, msg: str):
+    raise InvalidPositionError(f"{path}: {msg}" if path else msg)
+
+
+def _obj(v: Any, path: str, allowed: tuple, required: tuple = ()) -> dict:
+    if not isinstance(v, dict):
+        _fail(path or "position", f"expected a JSON object, got {_show(v)}")
+    for k in v:
+        if k not in allowed:
+            _fail(_join(path, k), f"unknown key (allowed: {', '.join(allowed)})")
+    for k in required:
+        if k not in v:
+            _fail(_join(path, k), "missing")
+    return v
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, (dict, list)):
+        return "an object" if isinstance(v, dict) else "a list"
+    return json.dumps(v) if isinstance(v, (str, int, float, bool)) or v is None else repr(v)
+
+
+def _int(v: Any, path: str, lo: int | None = 0, hi: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        _fail(path, f"expected an integer, got {_show(v)}")
+    if lo is not None and v < lo:
+        _fail(path, f"{v} is negative" if lo == 0 else f"{v} is less than {lo}")
+    if hi is not None and v > hi:
+        _fail(path, f"{v} is more than {hi}")
+    return v
+
+
+def _bool(v: Any, path: str) -> bool:
+    if not isinstance(v, bool):
+        _fail(path, f"expected true or false, got {_show(v)}")
+    return v
+
+
+def _list(v: Any, path: str, length: int | None = None, max_len: int | None = None) -> list:
+    if not isinstance(v, list):
+        _fail(path, f"expected a list, got {_show(v)}")
+    if length is not None and len(v) != length:
+        _fail(path, f"expected {length} entries, got {len(v)}")
+    if max_len is not None and len(v) > max_len:
+        _fail(path, f"at most {max_len} entries, got {len(v)}")
+    return v
+
+
+def _name(v: Any, path: str, names: dict | list | tuple, what: str) -> int:
+    if isinstance(names, (list, tuple)):
+        names = {n: i for i, n in enumerate(names)}
+    if not isinstance(v, str) or v not in names:
+        shown = list(names)
+        hint = ", ".join(shown) if len(shown) <= 20 else ", ".join(shown[:20]) + ", ..."
+        _fail(path, f"{_show(v)} is not a {what} (one of {hint})")
+    return names[v]
+
+
+def _seat(v: Any, path: str, n: int, nullable: bool = False) -> int:
+    if v is None and nullable:
+        return -1
+    if isinstance(v, bool) or not isinstance(v, int):
+        _fail(path, f"expected a seat 0..{n - 1}{' or null' if nullable else ''}, got {_show(v)}")
+    if not 0 <= v < n:
+        _fail(path, f"seat {v} does not exist in a {n}-player game (seats 0..{n - 1})")
+    return v
+
+
+def _crossing(v: Any, path: str) -> int:
+    m = _CROSS_RE.fullmatch(v) if isinstance(v, str) else None
+    if m is None:
+        _fail(path, f"{_show(v)} is not a crossing name '(c,r)' with c and r in 0..4")
+    return int(m.group(2)) * 5 + int(m.group(1))
+
+
+def _space(v: Any, path: str) -> int:
+    if not isinstance(v, str) or v not in SPACE_INDEX:
+        _fail(path, f"{_show(v)} is not a street space name (V(c,r) c 0..4 r 0..3, H(c,r) c 0..3 r 0..4, D(k) "
+                    "k 0..3)")
+    return SPACE_INDEX[v]
+
+
+def _side(v: Any, path: str) -> int:
+    if isinstance(v, int) and not isinstance(v, bool):
+        if not 0 <= v < NUM_SIDEWALK:
+            _fail(path, f"Sidewalk index {v} is outside 0..{NUM_SIDEWALK - 1}")
+        return v
+    m = _SIDE_RE.fullmatch(v) if isinstance(v, str) else None
+    if m is None:
+        _fail(path, f"{_show(v)} is not a Sidewalk space ('r<row>c<col>', row 0..4, col 0..5, or index 0..29)")
+    return int(m.group(1)) * 6 + int(m.group(2))
+
+
+def _class_counts(v: Any, path: str, hi: int = 99) -> list[int]:
+    _obj(v, path, CLASSES)
+    return [_int(v.get(c, 0), _join(path, c), 0, hi) for c in CLASSES]
+
+
+class _Reader:
+    """Reads and checks one document into a raw state dict (StateC field names)."""
+
+    def __init__(self, doc: Any):
+        if isinstance(doc, (str, bytes)):
+            try:
+                doc = json.loads(doc)
+            except json.JSONDecodeError as exc:
+                raise InvalidPositionError(f"position: not valid JSON: {exc}") from None
+        self.doc = _obj(doc, "", _TOP_KEYS, ("format", "version", "players", "to_move", "action_tiles",
+                                             "citizen_tracks", "cerda_tiles", "public_services"))
+        self.hidden: dict[int, int] = {}                    # seat -> size of a hidden hand (viewpoint form)
+        self.sag_where: dict[int, str] = {}                 # Sagrada tile -> JSON path where it was found
+        self.mod_where: dict[int, str] = {}                 # Modernisme tile -> JSON path where it was found
+
+    # -- the whole document -----------------------------------------------------------------------------
+    def read(self) -> tuple[dict, str, int | None, bool]:
+        d = self.doc
+        if d["format"] != FORMAT:
+            _fail("format", f"{_show(d['format'])} is not {json.dumps(FORMAT)}")
+        if isinstance(d["version"], bool) or d["version"] != VERSION:
+            _fail("version", f"{_show(d['version'])} is not a supported version (this reader knows {VERSION})")
+        edition = d.get("edition", "default")
+        if not isinstance(edition, str):
+            _fail("edition", f"expected an edition name, got {_show(edition)}")
+        self.ed = load_edition(edition)                     # DataFileError for an unknown edition
+        self.nm = nm = _names(self.ed)
+        t = self.t = nm.t
+        players = _list(d["players"], "players")
+        if not 2 <= len(players) <= 4:
+            raise PlayerCountError(f"players: Barcelona is played by 2 to 4 players, not {len(players)}")
+        self.n = n = len(players)
+        self.viewpoint = vp = _seat(d["viewpoint"], "viewpoint", n) if "viewpoint" in d else None
+        r: dict[str, Any] = {}
+        self.r = r
+        r["num_players"] = n
+        r["cur"] = _seat(d["to_move"], "to_move", n)
+        phase = _name(d.get("phase", "PLACE"), "phase", PHASES, "phase")
+        self.has_turn_state = "turn_state" in d
+        if not self.has_turn_state and phase not in (PH_PLACE, PH_OVER):
+            _fail("phase", f"{PHASES[phase]} needs a 'turn_state' object; without one a position is at the start "
+                           "of to_move's turn (PLACE) or over (OVER)")
+        r["phase"] = phase
+        self._action_tiles()
+        self._crossings()
+        self._streets()
+        self._buildings()
+        self._tracks()
+        self._cerda()
+        self._modernisme_offer()
+        self._public_services()
+        self._sidewalk()
+        self._players()
+        self._modernisme_all()
+        self._sagrada()
+        self._citizens()
+        self._turn_state()
+        self._cross_checks()
+        self._fill_absent_seats()
+        r["spare"] = 0
+        problems = check_raw(r, self.ed)                    # the core's own invariants, as a last guard
+        if problems:
+            _fail("position", problems[0])
+        return r, edition, vp, not self.has_turn_state
+
+    # -- board --------------------------------------------------------------------------------------------
+    def _action_tiles(self):
+        a = _obj(self.doc["action_tiles"], "action_tiles", ("vertical", "horizontal", "diagonal"),
+                 ("vertical", "horizontal", "diagonal"))
+        ids = []
+        for key in ("vertical", "horizontal"):
+            lst = _list(a[key], f"action_tiles.{key}", 5)
+            ids += [_name(x, f"action_tiles.{key}[{i}]", ACTION_KINDS, "action tile") for i, x in enumerate(lst)]
+        ids.append(_name(a["diagonal"], "action_tiles.diagonal", ACTION_KINDS, "action tile"))
+        seen: dict[int, str] = {}
+        paths = [f"action_tiles.vertical[{i}]" for i in range(5)] + \
+                [f"action_tiles.horizontal[{i}]" for i in range(5)] + ["action_tiles.diagonal"]
+        for x, p in zip(ids, paths):
+            if x in seen:
+                _fail(p, f"{ACTION_KINDS[x]} is already at {seen[x]} (each action tile is used once, R11)")
+            seen[x] = p
+        self.r["street_action"] = ids
+
+    def _crossings(self):
+        r = self.r
+        r["cross_lo"], r["cross_hi"], r["cross_int"] = [-1] * 25, [-1] * 25, [-1] * 25
+        cr = self.doc.get("crossings", {})
+        _obj(cr, "crossings", tuple(cr) if isinstance(cr, dict) else ())
+        done: dict[int, str] = {}
+        for key, val in cr.items():
+            path = _join("crossings", key)
+            c = _crossing(key, path)
+            if c in done:
+                _fail(path, f"the same crossing as {done[c]}")
+            done[c] = key
+            _obj(val, path, ("citizens", "intersection"))
+            cits = _list(val.get("citizens", []), _join(path, "citizens"), max_len=2)
+            ks = [_name(x, f"{path}.citizens[{i}]", CLASSES, "citizen class") for i, x in enumerate(cits)]
+            if ks:
+                r["cross_lo"][c] = ks[0]
+            if len(ks) > 1:
+                r["cross_hi"][c] = ks[1]
+            r["cross_int"][c] = _seat(val.get("intersection"), _join(path, "intersection"), self.n, True)
+
+    def _streets(self):
+        r = self.r
+        r["street_owner"], r["passenger"] = [-1] * NUM_SPACES, [-1] * NUM_SPACES
+        st = self.doc.get("streets", {})
+        _obj(st, "streets", tuple(st) if isinstance(st, dict) else ())
+        for key, val in st.items():
+            path = _join("streets", key)
+            sp = _space(key, path)
+            _obj(val, path, ("owner", "passenger"))
+            r["street_owner"][sp] = _seat(val.get("owner"), _join(path, "owner"), self.n, True)
+            r["passenger"][sp] = _seat(val.get("passenger"), _join(path, "passenger"), self.n, True)
+
+    def _buildings(self):
+        r, nm, t = self.r, self.nm, self.t
+        r["bld_level"], r["bld_n"], r["bld_mark"] = [0] * NUM_BUILDING_SPACES, [0] * NUM_BUILDING_SPACES, [-1] * 60
+        b = self.doc.get("buildings", {})
+        _obj(b, "buildings", tuple(b) if isinstance(b, dict) else ())
+        built = [0, 0, 0, 0]
+        for key, val in b.items():
+            path = _join("buildings", key)
+            bs = _name(key, path, nm.bs_index, "building space")
+            _obj(val, path, ("level", "markers"), ("level",))
+            lvl = _name(val["level"], _join(path, "level"), LEVEL_IDS, "building level")
+            if (lvl == 4) != bool(t["bs_corner"][bs]):
+                _fail(_join(path, "level"), f"{key} is a {'corner' if t['bs_corner'][bs] else 'normal'} space: "
+                                            f"{'only CORNER' if t['bs_corner'][bs] else 'L1, L2 or L3, not CORNER'}"
+                                            " (R90, R101)")
+            most = 1 if lvl == 4 else lvl
+            marks = _list(val.get("markers", []), _join(path, "markers"), max_len=most)
+            r["bld_level"][bs] = lvl
+            r["bld_n"][bs] = len(marks)
+            for i, m in enumerate(marks):
+                r["bld_mark"][bs * 3 + i] = _seat(m, f"{path}.markers[{i}]", self.n)
+            built[BUILD_TYPE_OF_LEVEL[lvl]] += 1
+        self.built_by_type = built
+        nbuilt = sum(built)
+        nmarks = sum(r["bld_n"])
+        if "building_tiles_left" in self.doc:
+            left = _obj(self.doc["building_tiles_left"], "building_tiles_left", BUILDING_TYPES, BUILDING_TYPES)
+            stack = [_int(left[bt], f"building_tiles_left.{bt}", 0, t["bld_count"][i])
+                     for i, bt in enumerate(BUILDING_TYPES)]
+        else:               # a stack of m markers on a Level-L building stood on Levels L-1 ... (R101)
+            need = list(built)
+            for bs in range(NUM_BUILDING_SPACES):
+                if r["bld_level"][bs] in (2, 3):
+                    for j in range(1, r["bld_n"][bs]):
+                        need[r["bld_level"][bs] - j] += 1
+            stack = [t["bld_count"][i] - need[i] for i in range(4)]
+            for i, bt in enumerate(BUILDING_TYPES):
+                if stack[i] < 0:
+                    _fail("buildings", f"{need[i]} {bt} tiles on the board, the game has {t['bld_count'][i]} (R3)")
+        if stack[0] + built[0] != t["bld_count"][0]:        # Corners are never built over (R103)
+            _fail("building_tiles_left.CORNER", f"{stack[0]} left but {built[0]} Corner buildings on the board: "
+                                                f"the game has {t['bld_count'][0]} (R3)")
+        for i, bt in enumerate(BUILDING_TYPES):
+            if stack[i] + built[i] > t["bld_count"][i]:
+                _fail(f"building_tiles_left.{bt}", f"{stack[i]} left but {built[i]} on the board: the game has "
+                                                   f"{t['bld_count'][i]} (R3)")
+        used = sum(t["bld_count"]) - sum(stack)
+        if used < max(nbuilt, nmarks):
+            _fail("building_tiles_left", f"{used} tiles used but {max(nbuilt, nmarks)} constructions on the "
+                                         "board (one tile and at most one marker each, R93)")
+        r["bld_stack"] = stack
+        rows = sorted({t["bs_row"][bs] for bs in range(NUM_BUILDING_SPACES) if r["bld_level"][bs] > 0})
+        if "bonus_rows_taken" in self.doc:
+            lst = _list(self.doc["bonus_rows_taken"], "bonus_rows_taken", max_len=4)
+            got = [_int(x, f"bonus_rows_taken[{i}]", 0, 3) for i, x in enumerate(lst)]
+            if sorted(set(got)) != rows or len(set(got)) != len(got):
+                _fail("bonus_rows_taken", f"{sorted(got)} but the block rows with a building are {rows} (the first "
+                                          "building of a row takes its bonus, R93 step 2)")
+        r["bonus_rows"] = sum(1 << x for x in rows)
+
+    def _tracks(self):
+        r, t = self.r, self.t
+        tr = _obj(self.doc["citizen_tracks"], "citizen_tracks", CLASSES, CLASSES)
+        r["track"], r["track_off"] = [0, 0, 0], [0, 0, 0]
+        pre = t["prefill3"] if self.n == 3 else t["prefill2"] if self.n == 2 else [0, 0, 0]
+        for k, cls in enumerate(CLASSES):
+            path = f"citizen_tracks.{cls}"
+            row = _obj(tr[cls], path, ("occupied", "off_board"), ("occupied",))
+            n_sp = t["track_len"][k]
+            occ = _list(row["occupied"], _join(path, "occupied"))
+            mask = 0
+            for i, x in enumerate(occ):
+                x = _int(x, f"{path}.occupied[{i}]", 0, n_sp - 1)
+                if (mask >> x) & 1:
+                    _fail(f"{path}.occupied[{i}]", f"space {x} is listed twice")
+                mask |= 1 << x
+            for x in range(n_sp):
+                if (pre[k] >> x) & 1 and not (mask >> x) & 1:
+                    _fail(_join(path, "occupied"), f"space {x} is prefilled in a {self.n}-player game (R12) and "
+                                                   "must be occupied")
+            free_seen = None
+            for x in range(n_sp):
+                if (pre[k] >> x) & 1:
+                    continue
+                if not (mask >> x) & 1:
+                    free_seen = x if free_seen is None else free_seen
+                elif free_seen is not None:
+                    _fail(_join(path, "occupied"), f"space {x} is occupied but space {free_seen} to its left is "
+                                                   "empty (citizens fill the leftmost empty space, R104)")
+            off = _int(row.get("off_board", 0), _join(path, "off_board"), 0, 99)
+            if off and mask != (1 << n_sp) - 1:
+                _fail(_join(path, "off_board"), f"{off} citizens beside the board but the track is not full (R105)")
+            r["track"][k] = mask
+            r["track_off"][k] = off
+
+    def _cerda(self):
+        r, nm, t = self.r, self.nm, self.t
+        lst = _list(self.doc["cerda_tiles"], "cerda_tiles", 3)
+        r["cerda_tile"], scored = [], 0
+        cerda_ids = {nm.cond_ids[c]: c for c in nm.cerda_conds}
+        for i, x in enumerate(lst):
+            path = f"cerda_tiles[{i}]"
+            _obj(x, path, ("tile", "scored"), ("tile",))
+            c = _name(x["tile"], _join(path, "tile"), cerda_ids, "Cerdà tile")
+            if c in r["cerda_tile"]:
+                _fail(_join(path, "tile"), f"{x['tile']} is already section {r['cerda_tile'].index(c) + 1}'s tile")
+            r["cerda_tile"].append(c)
+            if _bool(x.get("scored", False), _join(path, "scored")):
+                reached = any((r["track"][k] >> t["track_mark"][k][i]) & 1 for k in range(3))
+                if not reached:
+                    _fail(_join(path, "scored"), f"section {i + 1} is scored but no citizen track reached its mark "
+                                                 "(R109)")
+                scored |= 1 << i
+        r["scored"] = scored
+        done = bin(scored).count("1")
+        if "cerda_scorings_done" in self.doc:
+            got = _int(self.doc["cerda_scorings_done"], "cerda_scorings_done", 0, 3)
+            if got != done:
+                _fail("cerda_scorings_done", f"{got} but {done} sections are marked scored")
+        r["scorings"] = done
+
+    def _modernisme_offer(self):
+        nm = self.nm
+        mo = _obj(self.doc.get("modernisme", {}), "modernisme", ("stack", "display", "discard"))
+        twins = {t_ for t_ in range(len(nm.mod)) if self.t["mod_cond"][t_] in self.r["cerda_tile"]}
+        self.mod_twins = twins
+        masks = {}
+        for key in ("display", "discard", "stack"):
+            if key not in mo:
+                continue
+            lst = _list(mo[key], f"modernisme.{key}",
+                        max_len=self.t["display_size"] if key == "display" else None)
+            m = 0
+            for i, x in enumerate(lst):
+                path = f"modernisme.{key}[{i}]"
+                tile = self._mod_tile(x, path)
+                m |= 1 << tile
+            masks[key] = m
+        self.mod_masks = masks
+
+    def _mod_tile(self, x: Any, path: str) -> int:
+        tile = _name(x, path, self.nm.mod_index, "Modernisme tile")
+        if tile in self.mod_twins:
+            _fail(path, f"{x} is the twin of a Cerdà tile and went back to the box at setup (R15)")
+        if tile in self.mod_where:
+            _fail(path, f"tile {x} is already at {self.mod_where[tile]}")
+        self.mod_where[tile] = path
+        return tile
+
+    def _modernisme_all(self):
+        r, nm = self.r, self.nm
+        everything = (1 << len(nm.mod)) - 1
+        twins = sum(1 << x for x in self.mod_twins)
+        placed = sum(1 << x for x in self.mod_where)
+        r["mod_display"] = self.mod_masks.get("display", 0)
+        r["mod_discard"] = self.mod_masks.get("discard", 0)
+        if "stack" in self.mod_masks:
+            r["mod_stack"] = self.mod_masks["stack"]
+            missing = everything & ~twins & ~placed
+            if missing:
+                x = (missing & -missing).bit_length() - 1
+                _fail("modernisme", f"tile {nm.mod[x]} is nowhere (every Modernisme tile but the Cerdà twins is in "
+                                    "the stack, the display, the discard or on a player board)")
+        else:
+            r["mod_stack"] = everything & ~twins & ~placed
+
+    def _public_services(self):
+        r, nm, t = self.r, self.nm, self.t
+        ps = _obj(self.doc["public_services"], "public_services", tuple(nm.ps))
+        per = t["ps_tiles_2p"] if self.n == 2 else 3
+        r["ps_left"] = [-1] * len(nm.ps)
+        for name, v in ps.items():
+            r["ps_left"][nm.ps_index[name]] = _int(v, _join("public_services", name), 0, per)
+        if len(ps) != t["ps_in_play"]:
+            _fail("public_services", f"{len(ps)} types in play, the edition plays {t['ps_in_play']} (R17)")
+        self.ps_per = per
+
+    def _sidewalk(self):
+        pre = self.t["side_pre"]
+        lst = _list(self.doc.get("sidewalk", []), "sidewalk")
+        m = pre
+        seen = 0
+        for i, x in enumerate(lst):
+            s = _side(x, f"sidewalk[{i}]")
+            if (seen >> s) & 1:
+                _fail(f"sidewalk[{i}]", f"{_side_name(s)} is listed twice")
+            seen |= 1 << s
+            m |= 1 << s
+        self.r["sidewalk"] = m
+        self.cobbles_on_sidewalk = bin(m & ~pre).count("1")
+
+    # -- players --------------------------------------------------------------------------------------------
+    def _players(self):
+        lst = self.doc["players"]
+        self.r["pl"] = [self._player(p, x) for p, x in enumerate(lst)]
+
+    def _player(self, p: int, x: Any) -> dict:
+        r, nm, t, n = self.r, self.nm, self.t, self.n
+        path = f"players[{p}]"
+        _obj(x, path, _PLAYER_KEYS, ("score", "coins", "cloth", "cerda", "hand"))
+
+        def f(key):
+            return _join(path, key)
+
+        if "seat" in x and _int(x["seat"], f("seat"), 0, 3) != p:
+            _fail(f("seat"), f"{x['seat']} but this is entry {p} of players (entries are in seat order)")
+        pl: dict[str, Any] = {}
+        pl["score"] = _int(x["score"], f("score"), 0, 2 ** 31 - 1)
+        src = [0] * len(SOURCES)
+        if "vp_by_source" in x:
+            vs = _obj(x["vp_by_source"], f("vp_by_source"), SOURCES)
+            for i, s in enumerate(SOURCES):
+                src[i] = _int(vs.get(s, 0), _join(f("vp_by_source"), s), 0, 32767)
+            if sum(src) != pl["score"]:
+                _fail(f("vp_by_source"), f"the sources add up to {sum(src)} but score is {pl['score']}")
+        else:
+            if pl["score"] > 32767:
+                _fail(f("score"), f"{pl['score']} is more than 32767 without a vp_by_source split")
+            src[0] = pl["score"]
+        pl["vp_src"] = src
+        pl["coins"] = _int(x["coins"], f("coins"), 0, 999)
+        pl["cloth"] = _int(x["cloth"], f("cloth"), 0, 999)
+        pl["cobbles"] = _int(x.get("cobblestones", 0), f("cobblestones"), 0, 6)
+        own_int = sum(1 for c in range(NUM_CROSSINGS) if r["cross_int"][c] == p)
+        own_nar = sum(1 for s in range(NUM_SPACES) if r["street_owner"][s] == p and not t["space_wide"][s])
+        own_wide = sum(1 for s in range(NUM_SPACES) if r["street_owner"][s] == p and t["space_wide"][s])
+        own_pass = sum(1 for s in range(NUM_SPACES) if r["passenger"][s] == p)
+        own_mark = sum(1 for bs in range(NUM_BUILDING_SPACES) for k in range(r["bld_n"][bs])
+                       if r["bld_mark"][bs * 3 + k] == p)
+        for key, field, hi, count, what in (
+                ("intersections", "inters", 5, own_int, "Intersections of seat {p} on the crossings"),
+                ("narrow_laid", "narrow", 10, own_nar, "Narrow Street tiles of seat {p} on the board"),
+                ("wide_laid", "wide", 5, own_wide, "Wide Street tiles of seat {p} on the board"),
+                ("passengers", "passengers", 5, own_pass, "Passengers of seat {p} on the streets"),
+                ("markers_placed", "markers", 8, own_mark, "Building markers of seat {p} on buildings")):
+            if count > hi:
+                _fail(f(key), f"{count} {what.format(p=p)}: a player has only {hi} (R4)")
+            v = _int(x.get(key, count), f(key), 0, hi)
+            if v != count:
+                _fail(f(key), f"{v} but there are {count} {what.format(p=p)}")
+            pl[field] = v
+        pl["tram"] = _space(x["tram"], f("tram")) if x.get("tram") is not None else -1
+        pl["cerda"] = _int(x["cerda"], f("cerda"), 0, len(t["cerda_mult"]) - 1)
+        pl["sagrada"] = _int(x.get("sagrada", 0), f("sagrada"), 0, t["sag_spaces"] - 1)
+        pl["mod_tile"], pl["mod_up"] = [-1] * 5, [0] * 5
+        if "modernisme" in x:
+            lst = _list(x["modernisme"], f("modernisme"), 5)
+            for i, e in enumerate(lst):
+                ep = f"{f('modernisme')}[{i}]"
+                _obj(e, ep, ("tile", "marker_up"))
+                if e.get("tile") is not None:
+                    pl["mod_tile"][i] = self._mod_tile(e["tile"], _join(ep, "tile"))
+                pl["mod_up"][i] = 1 if _bool(e.get("marker_up", False), _join(ep, "marker_up")) else 0
+        pl["sag_tile"] = [-1] * 3
+        if "sagrada_tiles" in x:
+            lst = _list(x["sagrada_tiles"], f("sagrada_tiles"), 3)
+            for i, e in enumerate(lst):
+                if e is None:
+                    continue
+                ep = f"{f('sagrada_tiles')}[{i}]"
+                tile = self._sag_tile(e, ep)
+                if t["sag_level"][tile] != t["sag_slot_level"][i]:
+                    _fail(ep, f"{e} is a level-{t['sag_level'][tile]} tile; slot {i} takes level "
+                              f"{t['sag_slot_level'][i]} (R119)")
+                if pl["sagrada"] <= t["sag_slot_after"][i]:
+                    _fail(ep, f"slot {i} is filled but the Sagrada marker (space {pl['sagrada']}) has not passed "
+                              f"space {t['sag_slot_after'][i]} (R119)")
+                pl["sag_tile"][i] = tile
+        built = 0
+        if "public_services" in x:
+            lst = _list(x["public_services"], f("public_services"))
+            for i, e in enumerate(lst):
+                ep = f"{f('public_services')}[{i}]"
+                k = _name(e, ep, nm.ps_index, "Public Service")
+                if r["ps_left"][k] < 0:
+                    _fail(ep, f"{e} is not in play in this game (see public_services)")
+                if (built >> k) & 1:
+                    _fail(ep, f"{e} is listed twice (one of each type, R79)")
+                built |= 1 << k
+        pl["ps_built"] = built
+        pl["hand"] = self._hand(p, x["hand"], f("hand"))
+        pl["turns"] = _int(x["turns"], f("turns"), 0, 999) if "turns" in x else None   # filled in _cross_checks
+        pl["spare"] = 0
+        return pl
+
+    def _sag_tile(self, e: Any, path: str) -> int:
+        tile = _name(e, path, self.nm.sag_index, "Sagrada tile")
+        if tile in self.sag_where:
+            _fail(path, f"tile {e} is already at {self.sag_where[tile]}")
+        self.sag_where[tile] = path
+        return tile
+
+    def _hand(self, p: int, h: Any, path: str) -> list[int]:
+        if isinstance(h, dict) and "hidden" in h:
+            _obj(h, path, ("hidden",))
+            if self.viewpoint is None:
+                _fail(_join(path, "hidden"), "a hidden hand needs a viewpoint document ('viewpoint' and "
+                                             "'unseen_pool')")
+            if p == self.viewpoint:
+                _fail(_join(path, "hidden"), f"seat {p} is the viewpoint: its own hand is known")
+            size = _int(h["hidden"], _join(path, "hidden"), 0, 2)
+            self.hidden[p] = size
+            return [size, -1, -1]                        # filled from the pool in _citizens
+        if self.viewpoint is not None and p != self.viewpoint:
+            _fail(path, f"in a viewpoint document only seat {self.viewpoint}'s hand is known: write {{\"hidden\": n}}")
+        hand = _class_counts(h, path, 2)
+        if sum(hand) > 2:
+            _fail(path, f"{sum(hand)} citizens: a hand holds at most 2 (R32)")
+        return hand
+
+    def _sagrada(self):
+        r, nm = self.r, self.nm
+        on_boards = sum(1 << x for x in self.sag_where)
+        everything = (1 << len(nm.sag)) - 1
+        if "sagrada_offer" in self.doc:
+            lst = _list(self.doc["sagrada_offer"], "sagrada_offer")
+            m = 0
+            for i, e in enumerate(lst):
+                m |= 1 << self._sag_tile(e, f"sagrada_offer[{i}]")
+            missing = everything & ~m & ~on_boards
+            if missing:
+                x = (missing & -missing).bit_length() - 1
+                _fail("sagrada_offer", f"tile {nm.sag[x]} is nowhere (each Sagrada tile is in the offer or in a "
+                                       "player's slot)")
+            r["sag_offer"] = m
+        else:
+            r["sag_offer"] = everything & ~on_boards
+
+    def _citizens(self):
+        """72 citizens (the edition's counts) across bag, hands, crossings, tracks and beside the board (R5)."""
+        r, t, n = self.r, self.t, self.n
+        key = "unseen_pool" if self.viewpoint is not None else "bag"
+        other = "bag" if self.viewpoint is not None else "unseen_pool"
+        if other in self.doc:
+            _fail(other, f"a {'viewpoint' if self.viewpoint is not None else 'full'} document gives '{key}', "
+                         f"not '{other}'")
+        known = [0, 0, 0]
+        for p in range(n):
+            if self.viewpoint is None or p == self.viewpoint:
+                for k in range(3):
+                    known[k] += r["pl"][p]["hand"][k]
+        table = [0, 0, 0]
+        for c in range(NUM_CROSSINGS):
+            for x in (r["cross_lo"][c], r["cross_hi"][c]):
+                if x >= 0:
+                    table[x] += 1
+        parts = []
+        for k in range(3):
+            parts.append(known[k] + table[k] + bin(r["track"][k]).count("1") + r["track_off"][k])
+        if key in self.doc:
+            bag = _class_counts(self.doc[key], key, 99)
+            for k, cls in enumerate(CLASSES):
+                if bag[k] + parts[k] != t["citizens"][k]:
+                    _fail(f"{key}.{cls}", f"{bag[k] + parts[k]} {cls} citizens in all ({key} {bag[k]}, known hands "
+                                          f"{known[k]}, crossings {table[k]}, track {bin(r['track'][k]).count('1')},"
+                                          f" beside the board {r['track_off'][k]}); the game has "
+                                          f"{t['citizens'][k]} (R5)")
+        else:
+            bag = [t["citizens"][k] - parts[k] for k in range(3)]
+            for k, cls in enumerate(CLASSES):
+                if bag[k] < 0:
+                    _fail(f"{key}.{cls}", f"{parts[k]} {cls} citizens outside the {key}, the game has only "
+                                          f"{t['citizens'][k]} (R5)")
+        hidden = self.hidden
+        if sum(hidden.values()) > sum(bag):
+            _fail(key, f"the hidden hands hold {sum(hidden.values())} citizens but the unseen pool has "
+                       f"{sum(bag)}")
+        pool = list(bag)
+        for p in sorted(hidden):                          # any split works: load() resamples it (determinize)
+            hand = [0, 0, 0]
+            for _ in range(hidden[p]):
+                k = max(range(3), key=lambda j: pool[j])
+                pool[k] -= 1
+                hand[k] += 1
+            r["pl"][p]["hand"] = hand
+        r["bag"] = pool
+
+    # -- turn machinery -----------------------------------------------------------------------------------
+    def _turn_state(self):
+        r, n = self.r, self.n
+        ts = _obj(self.doc.get("turn_state", {}), "turn_state", _TURN_KEYS)
+        pc = ts.get("place_crossing")
+        r["place_crossing"] = _crossing(pc, "turn_state.place_crossing") if pc is not None else -1
+        used = _list(ts.get("streets_used", []), "turn_state.streets_used", max_len=3)
+        m = 0
+        for i, e in enumerate(used):
+            b = _name(e, f"turn_state.streets_used[{i}]", STREET_DIRS, "street direction")
+            m |= 1 << b
+        r["streets_used"] = m
+        if r["phase"] == PH_PLACE and (r["place_crossing"] >= 0 or m):
+            _fail("turn_state.place_crossing", "the PLACE phase has no crossing nor streets used yet")
+        if r["phase"] == PH_ACTIONS:
+            if r["place_crossing"] < 0:
+                _fail("turn_state.place_crossing", "the ACTIONS phase needs the crossing the hand was placed on")
+            if r["cross_lo"][r["place_crossing"]] < 0:
+                _fail("turn_state.place_crossing", f"{pc} has no citizens")
+        frames = _list(ts.get("frames", []), "turn_state.frames", max_len=MAX_FRAMES)
+        out = [self._frame(e, f"turn_state.frames[{i}]") for i, e in enumerate(frames)]
+        r["nframes"] = len(frames)
+        out += [dict(kind=0, player=0, a=0, b=0, src=0, lst=0) for _ in range(MAX_FRAMES - len(out))]
+        r["frames"] = out
+        r["discard_player"] = _seat(ts.get("discard_player"), "turn_state.discard_player", n, True)
+        r["reveal_pending"] = _int(ts.get("reveal_pending", 0), "turn_state.reveal_pending", 0,
+                                   self.t["display_size"])
+        r["refresh_pending"] = _int(ts.get("refresh_pending", 0), "turn_state.refresh_pending", 0, 3)
+        r["draws_left"] = _int(ts.get("draws_left", 0), "turn_state.draws_left", 0, 2)
+        # default: something happened this round unless the round is just starting (seat 0 to move)
+        r["activity"] = 1 if _bool(ts.get("activity", r["cur"] != 0), "turn_state.activity") else 0
+        end = bool((r["scored"] >> 2) & 1)
+        if "end_triggered" in ts and _bool(ts["end_triggered"], "turn_state.end_triggered") != end:
+            _fail("turn_state.end_triggered", f"must be {str(end).lower()}: the end is triggered exactly when "
+                                              "section 3 is scored (R122)")
+        r["end_triggered"] = int(end)
+
+    def _frame(self, e: Any, path: str) -> dict:
+        nm = self.nm
+        if not isinstance(e, dict):
+            _fail(path, f"expected a frame object, got {_show(e)}")
+        kind = _name(e.get("kind"), _join(path, "kind"), FRAME_KIND_IDS, "frame kind")
+        kname = FRAME_KINDS[kind]
+        named = {"EFFECTS": ("effects", "next", "building"), "GRANT": ("action",), "NARROW2": (),
+                 "PASSENGER": ("space", "coin_free"), "SAGRADA": ("steps_left",), "SAG_TILE": ("level", "slot"),
+                 "RES": ("resources",), "INT_PICK": ("picks_left", "slots_taken")}[kname]
+        _obj(e, path, ("kind", "player", "source") + named + ("a", "b", "lst"), ("player",))
+        f = {"kind": kind, "player": _seat(e["player"], _join(path, "player"), self.n), "a": 0, "b": 0,
+             "src": _name(e.get("source", SOURCES[0]), _join(path, "source"), SOURCES, "VP source"), "lst": 0}
+        for raw_key, lo, hi in (("a", -128, 127), ("b", -128, 127), ("lst", 0, 255)):
+            if raw_key in e:
+                f[raw_key] = _int(e[raw_key], _join(path, raw_key), lo, hi)
+        if kname == "EFFECTS":
+            if "effects" not in e:
+                _fail(_join(path, "effects"), "missing")
+            f["lst"] = _name(e["effects"], _join(path, "effects"), nm.eff_index, "effect list of this edition")
+            length = len(nm.ed.effect_lists[f["lst"]])
+            f["a"] = _int(e.get("next", 0), _join(path, "next"), 0, length)
+            if "building" in e:
+                f["b"] = _name(e["building"], _join(path, "building"), nm.bs_index, "building space")
+        elif kname == "GRANT":
+            f["a"] = _name(e.get("action"), _join(path, "action"), GRANT_KINDS, "granted action")
+        elif kname == "PASSENGER":
+            f["a"] = _space(e.get("space"), _join(path, "space"))
+            f["b"] = 1 if _bool(e.get("coin_free", False), _join(path, "coin_free")) else 0
+        elif kname == "SAGRADA":
+            f["a"] = _int(e.get("steps_left", 0), _join(path, "steps_left"), 0, 20)
+        elif kname == "SAG_TILE":
+            f["a"] = _int(e.get("level", 1), _join(path, "level"), 1, 3)
+            f["b"] = _int(e.get("slot", 0), _join(path, "slot"), 0, 2)
+        elif kname == "RES":
+            f["a"] = _int(e.get("resources", 0), _join(path, "resources"), 0, 5)
+        elif kname == "INT_PICK":
+            f["a"] = _int(e.get("picks_left", 0), _join(path, "picks_left"), 0, 5)
+            taken = _list(e.get("slots_taken", []), _join(path, "slots_taken"), max_len=5)
+            m = 0
+            for i, x in enumerate(taken):
+                m |= 1 << _int(x, f"{path}.slots_taken[{i}]", 0, 4)
+            f["b"] = m
+        return f
+
+    # -- counts that involve several parts ------------------------------------------------------------------
+    def _cross_checks(self):
+        r, t, n = self.r, self.t, self.n
+        pls = r["pl"]
+        # Trams: one per space (R82)
+        where: dict[int, int] = {}
+        for p in range(n):
+            sp = pls[p]["tram"]
+            if sp >= 0:
+                if sp in where:
+                    _fail(f"players[{p}].tram", f"seat {where[sp]}'s Tram is already on {space_name(sp)} "
+                                                      "(R82)")
+                where[sp] = p
+        # Cobblestones: each one taken out of a Warehouse lies on the Sidewalk (R46)
+        cob = sum(pls[p]["cobbles"] for p in range(n))
+        if cob != self.cobbles_on_sidewalk:
+            _fail("sidewalk", f"{self.cobbles_on_sidewalk} Cobblestones placed beside the printed ones, but the "
+                              f"players' cobblestones add up to {cob}")
+        # Public Services: the built tiles came off their stacks (R76)
+        for k, name in enumerate(self.nm.ps):
+            if r["ps_left"][k] < 0:
+                continue
+            owners = sum(1 for p in range(n) if (pls[p]["ps_built"] >> k) & 1)
+            if self.ps_per - r["ps_left"][k] != owners:
+                _fail(f"public_services.{name}", f"{r['ps_left'][k]} tiles left of {self.ps_per}, but {owners} "
+                                                 "players built it")
+        # Warehouse capacity (R43, A39)
+        for p in range(n):
+            cap = t["wh_free"] + pls[p]["cobbles"]
+            over = pls[p]["coins"] + pls[p]["cloth"] > cap
+            if over and r["discard_player"] != p:
+                _fail(f"players[{p}].coins", f"coins {pls[p]['coins']} + cloth {pls[p]['cloth']} exceed the "
+                                                   f"Warehouse ({cap} spaces, R43)")
+            if not over and r["discard_player"] == p:
+                _fail("turn_state.discard_player", f"seat {p}'s Warehouse does not overflow")
+        # turns: seats before to_move have finished one more turn than the others (all equal at the end)
+        def ahead(p):
+            return 1 if r["phase"] != PH_OVER and p < r["cur"] else 0
+
+        given = [p for p in range(n) if pls[p]["turns"] is not None]
+        ref = pls[given[0]]["turns"] - ahead(given[0]) if given else 0
+        for p in range(n):
+            if pls[p]["turns"] is None:
+                pls[p]["turns"] = max(0, ref + ahead(p))
+        cur_t = pls[n - 1]["turns"] if r["phase"] == PH_OVER else pls[r["cur"]]["turns"]
+        for p in range(n):
+            want = cur_t + ahead(p)
+            if pls[p]["turns"] != want:
+                _fail(f"players[{p}].turns", f"{pls[p]['turns']} but seat {r['cur']} (to move) has "
+                                                   f"{pls[r['cur']]['turns']}: seats before to_move have one turn "
+                                                   "more, the others the same")
+
+    def _fill_absent_seats(self):
+        for _ in range(self.n, MAX_PLAYERS):
+            self.r["pl"].append({"score": 0, "vp_src": [0] * len(SOURCES), "coins": 0, "cloth": 0, "cobbles": 0,
+                                 "inters": 0, "narrow": 0, "wide": 0, "passengers": 0, "tram": -1, "markers": 0,
+                                 "cerda": 0, "sagrada": 0, "mod_tile": [-1] * 5, "mod_up": [0] * 5,
+                                 "sag_tile": [-1] * 3, "ps_built": 0, "hand": [0, 0, 0], "turns": 0, "spare": 0})
+
+
+def state_from_json(doc: Any, seed: int = 0) -> State:
+    """Build a state from a position document (a dict or JSON text); see docs/positions.md.
+
+    A viewpoint document's hidden hands are sampled from its unseen pool with `seed`."""
+    reader = _Reader(doc)
+    raw, edition, viewpoint, hand_written = reader.read()
+    st = State.from_raw(raw, edition)
+    if viewpoint is not None:
+        st = st.determinize(viewpoint, seed)
+    if hand_written and raw["phase"] == PH_PLACE:
+        st.settle()                                   # the automatic steps of a start-of-turn position
+    elif not st.is_terminal() and not st.legal_actions():
+        st.settle()                                   # a written position that stopped where no decision waits
+    return st
+
+
+def load_position(path_or_str: str | Path | dict, seed: int = 0) -> State:
+    """A state from a position file (a path) or from JSON text (a string starting with '{') or a dict."""
+    if isinstance(path_or_str, dict):
+        return state_from_json(path_or_str, seed)
+    if isinstance(path_or_str, str) and path_or_str.lstrip().startswith("{"):
+        return state_from_json(path_or_str, seed)
+    path = Path(path_or_str)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidPositionError(f"position file {str(path)!r} cannot be read: {exc.strerror}") from None
+    return state_from_json(text, seed)
