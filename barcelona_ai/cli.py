@@ -10,33 +10,46 @@ from .errors import BarcelonaError
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Set up the embedded default position, show it, then play a seeded random game and show the result."""
+    """The embedded default position: the board, the engine's hints and analysis, then a game played out by
+    the engine (seat 0) against greedy bots."""
+    from .bots import GreedyBot, ISMCTSBot
+    from .engine import Engine, Limit
     s = new_game(players=args.players, seed=args.seed, setup=args.setup)
-    print(f"barcelona_ai {__version__} — default position: {args.players} players, seed {args.seed}, "
+    print(f"barcelona_ai {__version__}: default position, {args.players} players, seed {args.seed}, "
           f"{args.setup} setup\n")
     print(s.render())
-    acts = s.legal_actions()
-    print(f"\nPlayer {s.current_player()} has {len(acts)} legal first decisions, e.g.:")
-    for a in acts[:6]:
-        print(f"  {a:4d}  {s.action_to_string(a)}")
+    engine = Engine(seed=args.seed)
+    limit = Limit(iterations=args.iterations)
+    print(f"\nHints for player {s.current_player()} ({args.iterations} ISMCTS iterations):")
+    for i, h in enumerate(engine.hints(s, limit, top=3), 1):
+        me = s.current_player()
+        print(f"  {i}. {' ; '.join(h.moves)}")
+        print(f"     visits {h.visits}, win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f}; "
+              f"then {' / '.join(h.main_line[:3])}")
+    a = engine.analyse(s, limit)
+    print("\nAnalysis (win probability, expected final VP +- spread, VP still to come by source):")
+    for p in a.players:
+        come = ", ".join(f"{k} {v:.0f}" for k, v in p.to_come.items())
+        print(f"  player {p.player}: {p.win_prob:5.0%}  {p.expected_score:5.1f} +- {p.score_stdev:4.1f}  ({come})")
+    print(f"\nPlaying the game out: seat 0 is ISMCTS ({args.play_iterations} iterations a decision), "
+          "the other seats are greedy bots ...")
+    bots = [ISMCTSBot(iterations=args.play_iterations, seed=args.seed)] + \
+        [GreedyBot(args.seed + i) for i in range(1, args.players)]
     rng = random.Random(args.seed)
-    print("\nPlaying the game out with uniformly random legal decisions (chance sampled)...")
-    turn_log = []
     while not s.is_terminal():
-        a = rng.choice(s.legal_actions())
-        if args.verbose:
-            who = "chance" if s.is_chance_node() else f"P{s.current_player()}"
-            turn_log.append(f"{who}: {s.action_to_string(a)}")
-        s.apply(a)
-    if args.verbose:
-        print("\n".join(turn_log))
+        if s.is_chance_node():
+            acts, probs = zip(*s.chance_outcomes())
+            s.apply(rng.choices(acts, probs)[0])
+        else:
+            s.apply(bots[s.current_player()].choose(s))
     print()
     print(s.render())
     print(f"\n{len(s.history())} decisions and chance outcomes were played.")
     print("Final scores by source:")
     for p, (score, parts) in enumerate(zip(s.scores(), s.score_breakdown())):
         nonzero = ", ".join(f"{k} {v}" for k, v in parts.items() if v)
-        print(f"  player {p}: {score:4d} VP  ({nonzero})")
+        who = "ISMCTS" if p == 0 else "greedy"
+        print(f"  player {p} ({who}): {score:4d} VP  ({nonzero})")
     ret = s.returns()
     winners = [p for p in range(len(ret)) if ret[p] > 0]
     print(f"Winner: {' and '.join(f'player {p}' for p in winners)} (ties broken by R127)")
@@ -79,11 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="barcelona-ai", description="Barcelona rules engine")
     ap.add_argument("--version", action="version", version=f"barcelona_ai {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("demo", help="show the default position and play a seeded random game")
+    d = sub.add_parser("demo", help="the engine on the default position: hints, analysis, a game played out")
     d.add_argument("--players", type=int, default=4)
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--setup", choices=("random", "printed"), default="random")
-    d.add_argument("--verbose", action="store_true", help="list every decision")
+    d.add_argument("--iterations", type=int, default=20000, help="ISMCTS iterations for hints and analysis")
+    d.add_argument("--play-iterations", type=int, default=1000, help="ISMCTS iterations a decision in the game")
     d.set_defaults(func=cmd_demo)
     p = sub.add_parser("perft", help="count action sequences from a seeded position")
     p.add_argument("depth", type=int)

@@ -1,0 +1,1046 @@
+"""The crossing actions R42-R89 and rulings A13-A20, A39, A44 (street order) (rules-inventory §1.5, §5), with
+the board data of §4 (data/default.json). Includes the rulebook's worked examples R56, R61, R65, R69, R74, R87
+reproduced with the rulebook's numbers (§4.13).
+
+Printed action tiles (§4.4): vertical 0 Gain 2 Coins, 1 Build 2 Narrow, 2 Public Service, 3 Build 1 Wide,
+4 Gain Cloth+3VP; horizontal 0 Take Modernisme, 1 Cobblestone, 2 Cerdà +2, 3 Intersection, 4 Improve
+Modernisme; diagonal Move Tram. Crossing costs: 1 Coin on the diagonal, 0 elsewhere.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from barcelona_ai import IllegalActionError, new_game
+from barcelona_ai.tables import load_edition
+
+from helpers import C, T, W, M, U, cross, edit, place_id, space, street_id, tram_id
+
+A_END = C["A_END_ACTIONS"]
+A_SKIP = C["A_SKIP"]
+A_DONE = C["A_INT_DONE"]
+PICK = C["A_INT_PICK"]
+A_PASS = C["A_PASSENGER"]
+DCOIN, DCLOTH = C["A_DISCARD_COIN"], C["A_DISCARD_CLOTH"]
+PS_IDX = {n: i for i, n in enumerate(T["ps_names"])}
+
+
+# ---- helpers -------------------------------------------------------------------------------------------
+
+def legal(s) -> set[int]:
+    return set(s.legal_actions())
+
+
+def refused(s, a) -> None:
+    """apply(a) raises IllegalActionError and leaves the state bit-for-bit unchanged."""
+    h = s.hash()
+    with pytest.raises(IllegalActionError):
+        s.apply(a)
+    assert s.hash() == h
+
+
+def pl(s, p=0):
+    return s.raw()["pl"][p]
+
+
+def frames(s):
+    r = s.raw()
+    return r["frames"][:r["nframes"]]
+
+
+def ids_in(s, lo, hi) -> set[int]:
+    return {a - lo for a in s.legal_actions() if lo <= a < hi}
+
+
+def street_ids(s) -> set[int]:
+    return ids_in(s, C["A_STREET"], C["A_INTERSECTION"])
+
+
+def tram_ids(s) -> set[int]:
+    return ids_in(s, C["A_TRAM"], C["A_PASSENGER"])
+
+
+def cobble_ids(s) -> set[int]:
+    return ids_in(s, C["A_COBBLE"], C["A_STREET"])
+
+
+def inter_ids(s) -> set[int]:
+    return ids_in(s, C["A_INTERSECTION"], C["A_MOD_IMPROVE"])
+
+
+def sp(*names) -> set[int]:
+    return {space(n) for n in names}
+
+
+def start(fn=None, players=4, seed=0, edition="default"):
+    """A printed-setup game; player 0 holds two Working citizens and fn edits the raw state."""
+    s = new_game(players, seed=seed, edition=edition, setup="printed")
+
+    def f(r):
+        r["pl"][0]["hand"] = [2, 0, 0]
+        if fn is not None:
+            fn(r)
+    edit(s, f)
+    return s
+
+
+def at(s, c, r):
+    """Player to move places its hand on (c,r) (Working on top)."""
+    s.apply(place_id(c, r, W))
+    return s
+
+
+def own(r, p, *names):
+    """Street tiles of player p on the named spaces (keeps the narrow/wide counters consistent)."""
+    for n in names:
+        x = space(n)
+        r["street_owner"][x] = p
+        if T["space_wide"][x]:
+            r["pl"][p]["wide"] += 1
+        else:
+            r["pl"][p]["narrow"] += 1
+
+
+def force_final(s):
+    """Make the game end now (end triggered, last seat's turn over) to read the final scoring."""
+    def f(r):
+        r["end_triggered"] = 1
+        r["cur"] = r["num_players"] - 1
+        r["phase"] = C["PH_DRAW"]
+        r["draws_left"] = 0
+        r["nframes"] = 0
+    edit(s, f)
+    assert s.is_terminal()
+    return s
+
+
+def tile_with(cond: str) -> int:
+    return next(t for t in range(18) if T["cond_names"][T["mod_cond"][t]].startswith(cond))
+
+
+# ================================================================================================
+# Gain Cloth / Coins, Warehouse (R42-R45, A39)
+# ================================================================================================
+
+def test_R42_gain_2_coins():
+    """R42: Gain 2 Coins (vertical 0)."""
+    s = at(start(), 0, 1)
+    s.apply(C["A_GAIN_COINS"])
+    assert (pl(s)["coins"], pl(s)["cloth"], pl(s)["score"]) == (3, 1, 0)
+    assert C["A_GAIN_COINS"] not in legal(s)
+
+
+def test_R42_gain_1_cloth_and_3_vp():
+    """R42: Gain 1 Cloth + 3 VP (vertical 4), VP from source 'actions'."""
+    s = at(start(), 4, 1)
+    s.apply(C["A_GAIN_CLOTH"])
+    assert (pl(s)["coins"], pl(s)["cloth"], pl(s)["score"]) == (1, 2, 3)
+    assert s.score_breakdown()[0]["actions"] == 3
+
+
+def test_R43_R44_A39_overflow_owner_chooses_which_tokens_to_return():
+    """R43, A39: what does not fit in the Warehouse (4 spaces + 1 per Cobblestone out) goes back; the owner
+    chooses old or new tokens; R44: returning a Cloth already held is allowed."""
+    s = at(start(lambda r: r["pl"][0].update(coins=2, cloth=2)), 0, 1)
+    s.apply(C["A_GAIN_COINS"])
+    assert s.raw()["discard_player"] == 0 and s.current_player() == 0
+    assert legal(s) == {DCOIN, DCLOTH}
+    refused(s, A_END)
+    s.apply(DCLOTH)
+    assert legal(s) == {DCOIN, DCLOTH}
+    t = s.clone()
+    s.apply(DCLOTH)
+    assert (pl(s)["coins"], pl(s)["cloth"]) == (4, 0)          # kept the new Coins (R44: old Cloth returned)
+    t.apply(DCOIN)
+    assert (pl(t)["coins"], pl(t)["cloth"]) == (3, 1)
+    assert A_END in legal(s) and A_END in legal(t)
+
+
+def test_R43_overflow_of_one_kind_returns_at_once():
+    """R43: with only Coins in a full Warehouse, the extra Coins go back without a decision."""
+    s = at(start(lambda r: r["pl"][0].update(coins=4, cloth=0)), 0, 1)
+    s.apply(C["A_GAIN_COINS"])
+    assert s.raw()["discard_player"] == -1 and pl(s)["coins"] == 4
+
+
+def test_A39_overflow_off_turn_is_decided_by_the_owner():
+    """A39 (R62): an Intersection owner whose full Warehouse receives a Coin decides the return, then the
+    Intersection pick and the placer's turn go on."""
+    def f(r):
+        r["cross_int"][cross(2, 1)] = 3
+        r["pl"][3].update(inters=1, coins=2, cloth=2)
+    s = at(start(f), 2, 1)
+    assert s.current_player() == 3
+    s.apply(PICK + 0)
+    assert s.current_player() == 3 and legal(s) == {DCOIN, DCLOTH}
+    s.apply(DCLOTH)
+    assert (pl(s, 3)["coins"], pl(s, 3)["cloth"]) == (3, 1)
+    assert s.current_player() == 0
+
+
+def test_R45_R47_cobblestone_taken_out_frees_a_warehouse_space():
+    """R45, R47: capacity = 4 + Cobblestones taken out: after a Cobblestone, Gain 2 Coins with 4 tokens
+    overflows by 1 instead of 2."""
+    def f(r):
+        r["pl"][0].update(coins=2, cloth=2)
+    s = at(start(f), 0, 1)                 # vertical 0: Gain 2 Coins; horizontal 1: Cobblestone
+    t = s.clone()
+    s.apply(C["A_COBBLE"] + 9)             # Sidewalk r1c3: 3 VP
+    s.apply(C["A_GAIN_COINS"])
+    s.apply(DCLOTH)
+    assert s.raw()["discard_player"] == -1 and pl(s)["coins"] + pl(s)["cloth"] == 5
+    t.apply(C["A_GAIN_COINS"])
+    t.apply(DCLOTH)
+    assert t.raw()["discard_player"] == 0  # still one more to return
+    t.apply(DCLOTH)
+    assert pl(t)["coins"] + pl(t)["cloth"] == 4
+
+
+def test_R47_R124_uncovered_cobblestone_value_scores_at_game_end():
+    """R47: at the end the highest uncovered Warehouse value scores: 4 Cobblestones out -> 7 VP (§4.8)."""
+    s = start(lambda r: r["pl"][0].update(cobbles=4))
+    force_final(s)
+    assert s.score_breakdown()[0]["final_cobblestones"] == 7
+    assert s.score_breakdown()[1]["final_cobblestones"] == 0
+
+
+# ================================================================================================
+# Place Cobblestone (R46-R49)
+# ================================================================================================
+
+def test_R46_cobblestone_adjacent_to_a_placed_one_and_its_benefit():
+    """R46: only empty Sidewalk spaces orthogonally next to a cobblestone; the space's benefit at once; the
+    new cobblestone extends the area."""
+    s = at(start(), 0, 1)
+    assert cobble_ids(s) == {8, 9, 13, 16, 20, 21}           # around the printed r2c2, r2c3
+    t = s.clone()
+    s.apply(C["A_COBBLE"] + 9)                               # r1c3: VP3
+    assert pl(s)["cobbles"] == 1 and pl(s)["score"] == 3
+    assert s.score_breakdown()[0]["sidewalk"] == 3
+    assert s.raw()["sidewalk"] >> 9 & 1
+    refused(s, C["A_COBBLE"] + 3)                            # one action only (R39)
+    refused(t, C["A_COBBLE"] + 0)                            # not adjacent to any cobblestone
+    # with r1c3 covered, r0c3 becomes a legal space
+    s2 = at(start(lambda r: r.__setitem__("sidewalk", r["sidewalk"] | 1 << 9)), 0, 1)
+    assert 3 in cobble_ids(s2) and 0 not in cobble_ids(s2)
+
+
+def test_R46_cobblestone_resource_benefit():
+    """R46: a resource space puts its Coins into the Warehouse (r3c3: COIN2)."""
+    s = at(start(), 0, 1)
+    s.apply(C["A_COBBLE"] + 21)                              # r3c3: COIN2
+    assert pl(s)["coins"] == 3
+
+
+def test_R48_no_cobblestone_left():
+    """R48: with all 6 Cobblestones out the action is impossible."""
+    s = at(start(lambda r: r["pl"][0].update(cobbles=6)), 0, 1)
+    assert cobble_ids(s) == set()
+    assert C["A_GAIN_COINS"] in legal(s)
+
+
+def test_R49_no_free_adjacent_sidewalk_space():
+    """R49: a full Sidewalk leaves nowhere to place."""
+    s = at(start(lambda r: r.__setitem__("sidewalk", (1 << 30) - 1)), 0, 1)
+    assert cobble_ids(s) == set()
+
+
+# ================================================================================================
+# Streets (R50-R56, A13, A14, A44)
+# ================================================================================================
+
+def test_R51_wide_only_on_wide_spaces_narrow_only_on_narrow():
+    """R51: Build 1 Wide offers exactly the empty wide spaces; Build 2 Narrow exactly the empty narrow
+    ones."""
+    wide = {x for x in range(44) if T["space_wide"][x]}
+    s = at(start(lambda r: own(r, 2, "V(2,0)", "V(0,0)")), 3, 0)     # vertical 3: Build 1 Wide
+    assert street_ids(s) == wide - sp("V(2,0)")
+    s = at(start(lambda r: own(r, 2, "V(2,0)", "V(0,0)")), 1, 2)     # vertical 1: Build 2 Narrow
+    assert street_ids(s) == set(range(44)) - wide - sp("V(0,0)")
+    refused(s, street_id("V(2,1)"))
+
+
+def test_R52_R53_covered_benefit_and_run_of_any_owner():
+    """R52: the covered space's benefit; R53: 1 VP per tile of the unbroken run along the street, tiles of
+    other owners included (V(1,0) player 1, V(1,2) player 2, new V(1,1) -> run 3)."""
+    s = at(start(lambda r: (own(r, 1, "V(1,0)"), own(r, 2, "V(1,2)"))), 1, 2)
+    s.apply(street_id("V(1,1)"))                             # COIN1
+    assert (pl(s)["coins"], pl(s)["score"]) == (2, 3)
+    assert s.score_breakdown()[0]["streets"] == 3
+    assert pl(s, 1)["score"] == 0 and pl(s, 2)["score"] == 0
+
+
+def test_R53_run_stops_at_a_gap_and_is_along_the_same_street():
+    """R53: only the unbroken straight run containing the new tile counts (a gap breaks it; tiles of a
+    crossing street do not count)."""
+    s = at(start(lambda r: own(r, 1, "V(1,3)", "H(0,1)", "H(1,1)")), 1, 2)
+    s.apply(street_id("V(1,1)"))                             # V(1,2) empty: run 1
+    assert pl(s)["score"] == 1
+
+
+def test_R53_wide_tile_scores_2_per_tile():
+    """R53: a Wide tile scores 2 VP per tile of its run (H(1,2) next to another player's H(0,2) and H(2,2):
+    run 3 -> 6 VP, plus VP3 printed on H(1,2))."""
+    s = at(start(lambda r: own(r, 1, "H(0,2)", "H(2,2)")), 3, 0)
+    s.apply(street_id("H(1,2)"))
+    assert pl(s)["score"] == 6 + 3
+    assert pl(s)["wide"] == 1 and A_END in legal(s) and street_ids(s) == set()
+
+
+def test_R50_R54_two_narrow_tiles_need_not_be_adjacent():
+    """R50, R54: the second Narrow tile may go anywhere (another street), each scored on its own."""
+    s = at(start(), 1, 2)
+    s.apply(street_id("V(0,1)"))
+    assert space("H(3,4)") in street_ids(s)
+    s.apply(street_id("H(3,4)"))                             # VP2 printed, run 1
+    assert pl(s)["narrow"] == 2 and pl(s)["score"] == 1 + 2 + 1
+
+
+def test_example_R56_street_example():
+    """R56 (§4.13): first Narrow on V(1,1), a 1-coin space, alone: +1 Coin +1 VP; second on the blank V(1,0)
+    next to it: run 2, +2 VP; the first stack (4 tiles) is emptied: +1 Cerdà. The player has 2 Narrow tiles
+    laid elsewhere, so these two are the last of the 4-tile stack."""
+    s = at(start(lambda r: own(r, 0, "H(0,4)", "H(3,0)")), 1, 2)
+    base = dict(pl(s))
+    s.apply(street_id("V(1,1)"))
+    assert pl(s)["coins"] - base["coins"] == 1 and pl(s)["score"] - base["score"] == 1
+    assert pl(s)["cerda"] == base["cerda"]
+    s.apply(street_id("V(1,0)"))
+    assert pl(s)["score"] - base["score"] == 1 + 2
+    assert pl(s)["cerda"] - base["cerda"] == 1
+    assert pl(s)["narrow"] == 4
+
+
+def test_example_R56_with_three_laid_the_stack_empties_on_the_first_tile():
+    """R55, A44, A14: with 3 Narrow tiles already laid the first tile of the action empties the 4-stack (+1
+    Cerdà at once) and the second comes from the 6-stack; totals as in the R56 example."""
+    s = at(start(lambda r: own(r, 0, "H(0,4)", "H(3,0)", "V(4,2)")), 1, 2)
+    base = dict(pl(s))
+    s.apply(street_id("V(1,1)"))
+    assert (pl(s)["coins"] - base["coins"], pl(s)["score"] - base["score"], pl(s)["cerda"] - base["cerda"]) \
+        == (1, 1, 1)
+    s.apply(street_id("V(1,0)"))
+    assert (pl(s)["score"] - base["score"], pl(s)["cerda"] - base["cerda"]) == (3, 1)
+
+
+@pytest.mark.parametrize("laid,tiles,bonus", [(8, 2, 1), (9, 1, 1), (0, 2, 0), (3, 2, 1), (2, 2, 1)])
+def test_R55_emptied_narrow_stacks_advance_cerda(laid, tiles, bonus):
+    """R55, A14: +1 Cerdà when the 4-stack empties (4th tile) and +1 when the 6-stack empties (10th tile);
+    with 1 tile left only that one is placed."""
+    names = ["H(0,0)", "H(3,0)", "H(0,4)", "H(3,4)", "V(0,3)", "V(4,0)", "V(4,3)", "H(0,3)", "H(3,3)"][:laid]
+    s = at(start(lambda r: own(r, 0, *names)), 1, 2)
+    base = dict(pl(s))
+    s.apply(street_id("V(1,1)"))
+    if tiles == 2:
+        s.apply(street_id("V(1,0)"))                         # blank (V(1,1) gives a Coin, no Cerdà)
+    assert pl(s)["narrow"] == laid + tiles
+    assert pl(s)["cerda"] - base["cerda"] == bonus
+    assert street_ids(s) == set()                             # action over (A14)
+    assert A_END in legal(s)
+
+
+def test_R55_emptied_wide_stack_gives_2_cerda():
+    """R55: the 5th Wide tile empties the Wide stack: +2 Cerdà; then no Wide tile is left."""
+    s = at(start(lambda r: own(r, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)")), 3, 0)
+    base = dict(pl(s))
+    s.apply(street_id("D(3)"))                               # blank
+    assert pl(s)["cerda"] - base["cerda"] == 2
+    s2 = at(start(lambda r: own(r, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)", "D(3)")), 3, 0)
+    assert street_ids(s2) == set()
+
+
+def test_A14_only_one_narrow_space_left():
+    """A14: Build 2 Narrow with a single empty narrow space places one tile and ends."""
+    narrow = [x for x in range(44) if not T["space_wide"][x]]
+
+    def f(r):
+        for x in narrow:
+            if x != space("V(1,1)"):
+                r["street_owner"][x] = 3
+        r["pl"][3]["narrow"] = 10               # counters are not checked here
+    s = at(start(f), 1, 2)
+    assert street_ids(s) == sp("V(1,1)")
+    s.apply(street_id("V(1,1)"))
+    assert street_ids(s) == set() and A_END in legal(s)
+
+
+def test_A14_no_narrow_space_means_no_action():
+    """A14, R35: no empty narrow space -> Build 2 Narrow cannot be started."""
+    def f(r):
+        for x in range(44):
+            if not T["space_wide"][x]:
+                r["street_owner"][x] = 3
+    s = at(start(f), 1, 2)
+    assert street_ids(s) == set() and C["A_CERDA"] in legal(s)
+
+
+def test_A14_second_narrow_is_compulsory_when_possible():
+    """A14 (R50): after the first Narrow tile only a second Narrow placement is legal (no skip)."""
+    s = at(start(), 1, 2)
+    s.apply(street_id("V(1,1)"))
+    refused(s, A_SKIP)
+    refused(s, A_END)
+    assert frames(s)[-1]["kind"] == C["FR_NARROW2"]
+
+
+def test_A44_street_placement_benefit_run_then_stack_bonus_at_the_top():
+    """A44: covered benefit (CERDA1), then run VP, then the stack-empty Cerdà: at Cerdà index 10 the
+    benefit reaches the top (11) and the stack bonus overflows into 2 VP (R116)."""
+    def f(r):
+        own(r, 0, "H(0,4)", "H(3,0)", "V(4,2)")
+        r["pl"][0]["cerda"] = 10
+    s = at(start(f), 1, 2)
+    s.apply(street_id("V(1,3)"))                             # CERDA1, run 1, 4th tile
+    assert pl(s)["cerda"] == 11
+    assert s.score_breakdown()[0]["streets"] == 1
+    assert s.score_breakdown()[0]["cerda_overflow"] == 2
+
+
+def _mixed_edition(tmp_path):
+    doc = json.loads(json.dumps(load_edition("default").raw))          # a deep copy of §4
+    doc["streets"]["wide"] = doc["streets"]["wide"] + ["V(1,2)"]
+    p = tmp_path / "mixed.json"
+    p.write_text(json.dumps(doc))
+    return str(p)
+
+
+def test_A13_mixed_run_rate_follows_the_new_tile(tmp_path):
+    """A13: on a street with wide and narrow spaces (edited edition: V(1,2) wide) the rate follows the tile
+    just placed and every tile of the run counts."""
+    ed = _mixed_edition(tmp_path)
+    s = at(start(lambda r: own(r, 1, "V(1,0)", "V(1,1)"), edition=ed), 3, 0)     # Build 1 Wide
+    assert space("V(1,2)") in street_ids(s)
+    s.apply(street_id("V(1,2)"))                             # CLOTH1 printed
+    assert pl(s)["score"] == 2 * 3 and pl(s)["wide"] == 1
+    s = at(start(lambda r: own(r, 1, "V(1,0)", "V(1,2)"), edition=ed), 1, 2)     # Build 2 Narrow
+    s.apply(street_id("V(1,1)"))                             # COIN1
+    assert pl(s)["score"] == 1 * 3
+
+
+# ================================================================================================
+# Intersections (R57-R65)
+# ================================================================================================
+
+NON_DIAG = {cross(c, r) for c in range(5) for r in range(5) if c != r}
+DIAG = {cross(k, k) for k in range(5)}
+SPARE = [(0, 4), (4, 0), (2, 4), (4, 2)]
+
+
+def _inters(r, p, n, coins):
+    r["pl"][p]["inters"] = n
+    r["pl"][p]["coins"] = coins
+    for i in range(n):
+        r["cross_int"][cross(*SPARE[i])] = p
+
+
+@pytest.mark.parametrize("built,cost", [(0, 0), (1, 1), (2, 2), (3, 2), (4, 3)])
+def test_R57_leftmost_intersection_cost(built, cost):
+    """R57: the leftmost Intersection costs 0/1/2/2/3 Coins (§4.8); any crossing without an Intersection;
+    R58: the diagonal crossings add their 1 Coin."""
+    s = at(start(lambda r: _inters(r, 0, built, cost)), 0, 3)        # horizontal 3: Intersection
+    taken = {cross(*SPARE[i]) for i in range(built)}
+    assert inter_ids(s) == NON_DIAG - taken
+    s2 = at(start(lambda r: _inters(r, 0, built, cost + 1)), 0, 3)
+    assert inter_ids(s2) == (NON_DIAG | DIAG) - taken
+    if cost > 0:
+        s3 = at(start(lambda r: _inters(r, 0, built, cost - 1)), 0, 3)
+        assert inter_ids(s3) == set()
+    s.apply(C["A_INTERSECTION"] + cross(3, 0))               # benefits: V(3,0) CERDA1, H(2,0) CLOTH1, H(3,0) VP2
+    assert pl(s)["coins"] == 0 and pl(s)["inters"] == built + 1
+    assert s.raw()["cross_int"][cross(3, 0)] == 0
+
+
+def test_R57_no_intersection_left():
+    """R57 (R35): with all 5 built the action is impossible."""
+    def f(r):
+        _inters(r, 0, 4, 5)
+        r["cross_int"][cross(1, 4)] = 0
+        r["pl"][0]["inters"] = 5
+    s = at(start(f), 0, 3)
+    assert inter_ids(s) == set()
+
+
+def test_R57_not_on_a_crossing_with_an_intersection():
+    s = at(start(lambda r: _inters(r, 2, 2, 0)), 0, 3)
+    assert cross(0, 4) not in inter_ids(s) and cross(4, 0) not in inter_ids(s)
+    refused(s, C["A_INTERSECTION"] + cross(0, 4))
+
+
+def test_R58_crossing_cost_paid_even_with_citizens_on_it():
+    """R58: an Intersection on a crossing with a printed cost and citizens on it pays board cost +
+    crossing cost."""
+    def f(r):
+        _inters(r, 0, 1, 2)
+        r["cross_lo"][cross(2, 2)] = M
+        r["bag"][M] -= 1
+    s = at(start(f), 0, 3)
+    s.apply(C["A_INTERSECTION"] + cross(2, 2))               # 1 + 1 Coins; V(2,1) CERDA1, V(2,2) COIN1, ...
+    gained_coins = 1                       # V(2,2) COIN1 (also H(1,2) VP3, H(2,2) -, D(1) CERDA1, D(2) CLOTH1)
+    assert pl(s)["coins"] == 2 - 2 + gained_coins
+    assert s.raw()["cross_lo"][cross(2, 2)] == M
+
+
+def test_R59_intersection_goes_under_citizens():
+    """R59: citizens on the crossing stay on top of the new Intersection; nobody is triggered."""
+    def f(r):
+        r["cross_lo"][cross(4, 2)] = U
+        r["cross_hi"][cross(4, 2)] = M
+        r["bag"][U] -= 1
+        r["bag"][M] -= 1
+    s = at(start(f), 0, 3)
+    s.apply(C["A_INTERSECTION"] + cross(4, 2))
+    r = s.raw()
+    assert (r["cross_lo"][cross(4, 2)], r["cross_hi"][cross(4, 2)], r["cross_int"][cross(4, 2)]) == (U, M, 0)
+    assert s.current_player() == 0 and r["nframes"] == 0
+
+
+def test_R60_only_uncovered_adjacent_benefits():
+    """R60: benefits of the adjacent street spaces not covered by a Street tile: at (1,1) with V(1,1)
+    (COIN1) covered only D(0) COIN1, H(0,1) CERDA1 and D(1) CERDA1 are gained."""
+    def f(r):
+        _inters(r, 0, 0, 1)
+        own(r, 1, "V(1,1)")
+    s = at(start(f), 0, 3)
+    s.apply(C["A_INTERSECTION"] + cross(1, 1))
+    assert pl(s)["coins"] == 1 - 1 + 1
+    assert pl(s)["cerda"] == 4 + 2
+    assert s.score_breakdown()[0]["intersections"] == 0
+
+
+def test_example_R61_third_intersection():
+    """R61: Blue's 3rd Intersection costs 2 Coins (board) + 1 Coin (crossing (1,1)); the adjacent uncovered
+    benefits give 2 Coins and 2 Cerdà steps."""
+    s = at(start(lambda r: _inters(r, 0, 2, 3)), 0, 3)
+    assert cross(1, 1) in inter_ids(s)
+    s.apply(C["A_INTERSECTION"] + cross(1, 1))
+    assert pl(s)["coins"] == 3 - 3 + 2
+    assert pl(s)["cerda"] == 4 + 2
+    assert pl(s)["inters"] == 3 and s.raw()["cross_int"][cross(1, 1)] == 0
+    s2 = at(start(lambda r: _inters(r, 0, 2, 2)), 0, 3)
+    assert cross(1, 1) not in inter_ids(s2)                  # 3 Coins needed
+
+
+@pytest.mark.parametrize("built,picks", [(1, 1), (2, 1), (3, 2), (4, 2), (5, 3)])
+def test_R62_R63_R64_number_of_picks_and_unlocked_slots(built, picks):
+    """R62: placing on the Intersection lets the owner take benefits; R63: 1 pick with 1-2 built, 2 with 3-4,
+    3 with 5; R64: only the slots already emptied are offered."""
+    def f(r):
+        r["pl"][1]["inters"] = built
+        for i, c in enumerate([(3, 1), (0, 4), (2, 4), (4, 2), (1, 4)][:built]):
+            r["cross_int"][cross(*c)] = 1
+        r["pl"][1]["cobbles"] = 6                 # room for every Coin/Cloth
+    s = at(start(f), 3, 1)
+    taken = 0
+    while s.current_player() == 1:
+        la = legal(s)
+        assert la == {PICK + i for i in range(built) if i not in _picked(s)} | {A_DONE}
+        s.apply(min(la - {A_DONE}))
+        taken += 1
+    assert taken == picks
+    assert s.current_player() == 0 and A_END in legal(s)
+
+
+def _picked(s):
+    f = frames(s)[-1]
+    return {i for i in range(5) if f["b"] >> i & 1}
+
+
+def test_example_R65_owner_picks_coin_and_2vp():
+    """R65: Orange (player 0) places on Blue's (player 1) Intersection; Blue, with 3 built, takes 1 Coin and
+    2 VP out of its 3 unlocked benefits, during Orange's turn."""
+    def f(r):
+        r["pl"][1]["inters"] = 3
+        for c in [(3, 1), (0, 4), (2, 4)]:
+            r["cross_int"][cross(*c)] = 1
+    s = at(start(f), 3, 1)
+    assert s.current_player() == 1 and s.raw()["cur"] == 0
+    assert legal(s) == {PICK + 0, PICK + 1, PICK + 2, A_DONE}
+    s.apply(PICK + 0)
+    assert s.current_player() == 1
+    s.apply(PICK + 1)
+    assert (pl(s, 1)["coins"], pl(s, 1)["cloth"], pl(s, 1)["score"]) == (2, 1, 2)
+    assert s.score_breakdown()[1]["intersections"] == 2
+    assert s.current_player() == 0 and pl(s, 0)["score"] == 0
+
+
+# ================================================================================================
+# Modernisme (R66-R75)
+# ================================================================================================
+
+def test_R66_R67_raise_exactly_one_marker_paying_its_cloth():
+    """R66: raise one marker, paying the space's Cloth; R67: with or without a tile on the space."""
+    def f(r):
+        r["pl"][0]["cloth"] = 1
+        r["pl"][0]["mod_tile"][0] = tile_with("SC18")
+    s = at(start(f), 0, 4)                                   # horizontal 4: Improve
+    assert ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == {0, 1}   # raise costs 0, 1, 2, 2, 3
+    t = s.clone()
+    s.apply(C["A_MOD_IMPROVE"] + 0)                          # with a tile, free
+    assert pl(s)["mod_up"] == [1, 0, 0, 0, 0] and pl(s)["cloth"] == 1
+    assert ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == set()      # once per turn (R39)
+    t.apply(C["A_MOD_IMPROVE"] + 1)                          # without a tile, 1 Cloth
+    assert pl(t)["mod_up"] == [0, 1, 0, 0, 0] and pl(t)["cloth"] == 0
+
+
+def test_example_R69_raise_middle_space_costs_2_cloth():
+    """R69: moving the middle space's marker costs 2 Cloth."""
+    s = at(start(lambda r: r["pl"][0].update(cloth=2)), 0, 4)
+    assert 2 in ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"])
+    s.apply(C["A_MOD_IMPROVE"] + 2)
+    assert pl(s)["cloth"] == 0 and pl(s)["mod_up"][2] == 1
+    s2 = at(start(lambda r: r["pl"][0].update(cloth=1)), 0, 4)
+    refused(s2, C["A_MOD_IMPROVE"] + 2)
+
+
+def test_R70_all_markers_up():
+    """R70: every marker already up -> the action is impossible."""
+    s = at(start(lambda r: r["pl"][0].update(mod_up=[1] * 5, cloth=3)), 0, 4)
+    assert ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == set()
+    s2 = at(start(lambda r: r["pl"][0].update(mod_up=[1, 1, 1, 1, 0], cloth=3)), 0, 4)
+    assert ids_in(s2, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == {4}
+
+
+def test_R71_take_a_displayed_tile_onto_an_empty_space():
+    """R71: one of the 4 face-up tiles onto one of the player's empty project spaces, paying its Cloth
+    (0/0/1/1/2)."""
+    s = at(start(lambda r: r["pl"][0].update(cloth=0)), 4, 0)        # horizontal 0: Take
+    disp = [t for t in range(18) if s.raw()["mod_display"] >> t & 1]
+    assert ids_in(s, C["A_MOD_TAKE"], C["A_PS"]) == {t * 5 + k for t in disp for k in (0, 1)}
+    s2 = at(start(lambda r: r["pl"][0].update(cloth=2, mod_tile=[5, -1, -1, 7, -1])), 4, 0)
+    disp2 = [t for t in range(18) if s2.raw()["mod_display"] >> t & 1]
+    assert ids_in(s2, C["A_MOD_TAKE"], C["A_PS"]) == {t * 5 + k for t in disp2 for k in (1, 2, 4)}
+
+
+def test_example_R74_take_onto_a_space_costing_1_cloth():
+    """R74: Blue pays 1 Cloth to take a tile (space 3 of §4.8); R73: the display is refilled at once from
+    the stack (a chance node), back to 4."""
+    s = at(start(), 4, 0)
+    r0 = s.raw()
+    t = min(x for x in range(18) if r0["mod_display"] >> x & 1)
+    s.apply(C["A_MOD_TAKE"] + t * 5 + 2)
+    assert pl(s)["cloth"] == 0 and pl(s)["mod_tile"][2] == t
+    assert s.is_chance_node()
+    outs = s.legal_actions()
+    assert outs == [C["A_REVEAL"] + x for x in range(18) if r0["mod_stack"] >> x & 1]
+    s.apply(outs[0])
+    assert bin(s.raw()["mod_display"]).count("1") == 4 and not s.raw()["mod_display"] >> t & 1
+    assert s.current_player() == 0
+
+
+def test_R72_no_empty_project_space():
+    """R72: all 5 spaces hold a tile -> Take is impossible."""
+    s = at(start(lambda r: r["pl"][0].update(cloth=3, mod_tile=[0, 1, 2, 3, 4])), 4, 0)
+    assert ids_in(s, C["A_MOD_TAKE"], C["A_PS"]) == set()
+    assert C["A_GAIN_CLOTH"] in legal(s)
+
+
+def test_R73_empty_stack_reshuffles_the_discards():
+    """R73: when the stack has run out the discards become the new stack for the refill."""
+    def f(r):
+        r["mod_discard"] = r["mod_stack"]
+        r["mod_stack"] = 0
+    s = at(start(f), 4, 0)
+    disc = s.raw()["mod_discard"]
+    t = min(x for x in range(18) if s.raw()["mod_display"] >> x & 1)
+    s.apply(C["A_MOD_TAKE"] + t * 5 + 0)
+    assert s.is_chance_node()
+    assert set(s.legal_actions()) == {C["A_REVEAL"] + x for x in range(18) if disc >> x & 1}
+    assert s.raw()["mod_discard"] == 0
+    s.apply(s.legal_actions()[0])
+    assert bin(s.raw()["mod_display"]).count("1") == 4
+
+
+@pytest.mark.parametrize("up,mult", [(0, 3), (1, 4)])
+def test_R75_R68_modernisme_tile_scores_vp_x_count_x_marker(up, mult):
+    """R75, R68 (R125): a tile scores VP x times met x the multiplier beside its marker: '2 VP per Wide tile'
+    on the rightmost space, 3 Wide tiles: x3 at the bottom, x4 at the top (2x3x4 = 24)."""
+    def f(r):
+        own(r, 0, "V(2,0)", "V(2,1)", "D(3)")
+        r["pl"][0]["mod_tile"][4] = tile_with("SC11")
+        r["pl"][0]["mod_up"][4] = up
+    s = start(f)
+    force_final(s)
+    assert s.score_breakdown()[0]["final_modernisme"] == 2 * 3 * mult
+
+
+# ================================================================================================
+# Public Services (R76-R79)
+# ================================================================================================
+
+def _ps(name, coins=3, **extra):
+    t = PS_IDX[name]
+
+    def f(r):
+        r["ps_left"] = [-1] * 7
+        for x in (t, (t + 1) % 7, (t + 2) % 7, (t + 3) % 7, (t + 4) % 7):
+            r["ps_left"][x] = 3
+        r["pl"][0]["coins"] = coins
+        for k, v in extra.items():
+            r["pl"][0][k] = v
+    return at(start(f), 2, 1), t                             # vertical 2: Public Service
+
+
+def test_R76_available_types_never_built_and_affordable():
+    """R76: a type in play, with tiles left, never built by the player, whose top tile it can pay."""
+    s, t = _ps("SANT_ANTONI", coins=3, ps_built=1 << 1)
+    in_play = {x for x in range(7) if s.raw()["ps_left"][x] > 0}
+    assert ids_in(s, C["A_PS"], C["A_TRAM"]) == in_play - {1}
+    s2, _ = _ps("SANT_ANTONI", coins=2)
+    assert ids_in(s2, C["A_PS"], C["A_TRAM"]) == set()       # every top tile costs 3
+    refused(s2, C["A_PS"] + t)
+
+
+def _ps1_markers(r, blocks):
+    for bs in [2, 5, 8, 10][:blocks]:                        # B(1,0), B(0,1), B(2,1), B(0,2)
+        r["bld_level"][bs] = 1
+        r["bld_n"][bs] = 1
+        r["bld_mark"][bs * 3] = 0
+    r["pl"][0]["markers"] = blocks
+
+
+def test_R77_R78_A44_pay_vp_cerda_then_main_benefit_PS1():
+    """R77: pay 3, gain 10 VP and +2 Cerdà, then the main benefit: PS1 gives 1 Cloth per block with a marker
+    of the player (3 blocks); R78: the tile is kept by the player (built bit). A44: payment comes first, so
+    the 3 Cloth fit in the Warehouse freed by the 3 Coins (no overflow)."""
+    s = start(lambda r: (_ps1_markers(r, 3), r["pl"][0].update(coins=3, cloth=1), r["ps_left"].__setitem__(0, 3)))
+    at(s, 2, 1)
+    s.apply(C["A_PS"] + 0)
+    p = pl(s)
+    assert s.raw()["discard_player"] == -1
+    assert (p["coins"], p["cloth"], p["score"], p["cerda"]) == (0, 1 + 3, 10, 4 + 2)
+    assert p["ps_built"] == 1 and s.raw()["ps_left"][0] == 2
+    assert s.score_breakdown()[0]["public_services"] == 10
+
+
+def test_R77_PS3_free_intersection():
+    """R77 (PS3): a Build-an-Intersection action with every Coin cost ignored (even on the diagonal)."""
+    s, t = _ps("HOSPITAL_SANT_PAU", coins=3, inters=3)
+    s.apply(C["A_PS"] + t)
+    assert pl(s)["coins"] == 0
+    assert inter_ids(s) == set(range(25)) and A_SKIP in legal(s)
+    s.apply(C["A_INTERSECTION"] + cross(1, 1))
+    assert pl(s)["coins"] == 2 and pl(s)["inters"] == 4      # nothing paid; 2 Coins gained (R60)
+
+
+def test_R77_PS4_one_wide_or_two_narrow():
+    """R77 (PS4): a Build Wide / Narrow action: both kinds of spaces are offered."""
+    s, t = _ps("LLUIS_COMPANYS")
+    s.apply(C["A_PS"] + t)
+    assert street_ids(s) == set(range(44))
+    s.apply(street_id("V(0,0)"))
+    assert frames(s)[-1]["kind"] == C["FR_NARROW2"]
+
+
+def test_R77_PS5_cobblestone_anywhere_and_PS7_take_free():
+    """R77 (PS5): Place Cobblestone ignoring adjacency; (PS7): Take Modernisme ignoring the Cloth cost."""
+    s, t = _ps("UNIVERSITAT")
+    s.apply(C["A_PS"] + t)
+    assert cobble_ids(s) == set(range(30)) - {14, 15}
+    s2, t2 = _ps("PAVELLO_OPERACIONS", cloth=0)
+    s2.apply(C["A_PS"] + t2)
+    assert {x % 5 for x in ids_in(s2, C["A_MOD_TAKE"], C["A_PS"])} == {0, 1, 2, 3, 4}
+
+
+def test_R77_PS6_two_sagrada_steps():
+    """R77 (PS6): +2 Sagrada steps (optional, A38), the first slot (after space 1) is resolved."""
+    s, t = _ps("MUSEU_MODERNISME")
+    s.apply(C["A_PS"] + t)
+    assert legal(s) == {C["A_SAG_STEP"], C["A_SAG_STOP"]}
+    s.apply(C["A_SAG_STEP"])
+    s.apply(C["A_SAG_STEP"])
+    assert pl(s)["sagrada"] == 2
+    assert all(C["A_SAG_TILE"] <= a < C["A_RES"] for a in s.legal_actions())
+
+
+def test_R77_second_and_third_tile_of_a_type():
+    """R17, R77: the next players get the 2-coin (6 VP) and 1-coin (3 VP) tiles."""
+    for left, cost, vp in ((2, 2, 6), (1, 1, 3)):
+        s, t = _ps("SANT_ANTONI", coins=3)
+        r = s.raw()
+        r["ps_left"][t] = left
+        s.set_raw(r)
+        s.apply(C["A_PS"] + t)
+        assert (pl(s)["coins"], pl(s)["score"]) == (3 - cost, vp)
+
+
+def test_R79_empty_stack_cannot_be_built():
+    """R79: a type with no tile left is not offered."""
+    s, t = _ps("SANT_ANTONI", coins=3)
+    r = s.raw()
+    r["ps_left"][t] = 0
+    s.set_raw(r)
+    assert t not in ids_in(s, C["A_PS"], C["A_TRAM"])
+
+
+# ================================================================================================
+# Tram and Passengers (R80-R88, A16-A20)
+# ================================================================================================
+
+def _tram(fn=None, tram="V(0,0)", coins=1, cloth=1):
+    """Player 0 at (1,1) (pays its 1 Coin) with the Tram on `tram`; coins/cloth after placement."""
+    def f(r):
+        r["pl"][0]["tram"] = space(tram) if tram else -1
+        r["pl"][0]["coins"] = coins + 1
+        r["pl"][0]["cloth"] = cloth
+        if fn is not None:
+            fn(r)
+    return at(start(f), 1, 1)
+
+
+def test_R81_first_placement_anywhere_without_tram_or_passenger():
+    """R81: the first time, any street space without a Tram and without a Passenger, built or not."""
+    def f(r):
+        r["pl"][2]["tram"] = space("H(2,3)")
+        r["passenger"][space("V(3,3)")] = 1
+        r["pl"][1]["passengers"] = 1
+        own(r, 3, "V(4,0)")
+    s = _tram(f, tram=None)
+    assert tram_ids(s) == set(range(44)) - sp("H(2,3)", "V(3,3)")
+    s.apply(tram_id("V(4,0)"))
+    assert pl(s)["tram"] == space("V(4,0)")
+
+
+def test_R80_R83_optional_passenger_paid_with_its_cost():
+    """R80: move, then optionally a Passenger; R83: the leftmost Passenger's cost (1st: 1 Cloth)."""
+    s = _tram(coins=0, cloth=1)
+    s.apply(tram_id("V(0,1)"))
+    assert legal(s) == {A_PASS, A_SKIP}
+    t = s.clone()
+    t.apply(A_SKIP)
+    assert pl(t)["passengers"] == 0 and t.raw()["passenger"][space("V(0,1)")] == -1
+    s.apply(A_PASS)
+    assert pl(s)["cloth"] == 0 and pl(s)["passengers"] == 1
+    assert s.raw()["passenger"][space("V(0,1)")] == 0
+
+
+@pytest.mark.parametrize("placed,coins,cloth,ok", [
+    (0, 0, 1, True), (0, 5, 0, False), (1, 1, 0, True), (1, 0, 5, False), (2, 1, 1, True), (2, 1, 0, False),
+    (3, 2, 0, True), (3, 1, 5, False), (4, 2, 1, True), (4, 2, 0, False), (5, 5, 5, False)])
+def test_R83_passenger_costs_by_slot(placed, coins, cloth, ok):
+    """R83 (§4.8): Passenger costs 1 Cloth / 1 Coin / 1 Coin+1 Cloth / 2 Coins / 2 Coins+1 Cloth; none
+    left after 5."""
+    def f(r):
+        r["pl"][0]["passengers"] = placed
+        for x in ["H(3,4)", "H(2,4)", "H(1,4)", "H(0,4)", "V(4,3)"][:placed]:
+            r["passenger"][space(x)] = 0
+    s = _tram(f, coins=coins, cloth=cloth)
+    s.apply(tram_id("V(0,1)"))
+    assert (A_PASS in legal(s)) == ok
+    if ok:
+        s.apply(A_PASS)
+        assert pl(s)["coins"] == coins - T["pass_coins"][placed]
+        assert pl(s)["cloth"] == cloth - T["pass_cloth"][placed]
+
+
+def test_example_R87_second_tram_action():
+    """R87: Blue's 2nd Tram action; Blue pays 1 Cloth for the leftmost Passenger; Purple owns the Street tile
+    there (a run of 2 Narrow tiles) and gains 2 VP; Blue then takes 'Gain 2 Coins', that street's action,
+    offered as a granted action with A_SKIP (R84, R85)."""
+    s = _tram(lambda r: own(r, 1, "V(0,1)", "V(0,2)"), coins=0, cloth=1)
+    s.apply(tram_id("V(0,1)"))
+    s.apply(A_PASS)
+    assert pl(s)["cloth"] == 0
+    assert pl(s, 1)["score"] == 2 and s.score_breakdown()[1]["streets"] == 2
+    assert pl(s)["score"] == 0
+    assert legal(s) == {C["A_GAIN_COINS"], A_SKIP}
+    assert frames(s)[-1]["kind"] == C["FR_GRANT"]
+    s.apply(C["A_GAIN_COINS"])
+    assert pl(s)["coins"] == 2
+    # the crossing's own actions go on: vertical 1 Narrow, horizontal 1 Cobblestone still available
+    assert street_ids(s) and cobble_ids(s) and not tram_ids(s)
+
+
+def test_R84_passenger_street_action_can_be_declined():
+    """R84: the street action after a Passenger is optional."""
+    s = _tram(coins=0, cloth=1)
+    s.apply(tram_id("V(0,1)"))
+    s.apply(A_PASS)
+    s.apply(A_SKIP)
+    assert pl(s)["coins"] == 0 and A_END in legal(s)
+
+
+def test_R84_passenger_on_a_horizontal_street_takes_its_action():
+    """R84: a Passenger on H(1,2) (horizontal street 2) grants Cerdà +2."""
+    s = _tram(tram="H(0,2)", coins=0, cloth=1)
+    s.apply(tram_id("H(1,2)"))
+    s.apply(A_PASS)
+    assert legal(s) == {C["A_CERDA"], A_SKIP}
+    s.apply(C["A_CERDA"])
+    assert pl(s)["cerda"] == 6
+
+
+def test_R85_passenger_on_own_tile_rescores_it():
+    """R85, A47: a Passenger on the mover's own tile makes the mover score it again (run at that moment)."""
+    s = _tram(lambda r: (own(r, 0, "V(0,1)"), own(r, 2, "V(0,2)", "V(0,3)")), coins=0, cloth=1)
+    s.apply(tram_id("V(0,1)"))
+    s.apply(A_PASS)
+    assert pl(s)["score"] == 3 and pl(s, 2)["score"] == 0
+
+
+def test_R85_passenger_on_a_wide_tile_scores_2_per_tile():
+    """R85 (§4.13): the owner of a lone Wide tile gains 2 VP."""
+    s = _tram(lambda r: own(r, 3, "D(1)"), tram="D(0)", coins=0, cloth=1)
+    s.apply(tram_id("D(1)"))
+    s.apply(A_PASS)
+    assert pl(s, 3)["score"] == 2
+
+
+def test_A19_passenger_on_an_empty_space_scores_nothing():
+    """A19: a Passenger on a space without a Street tile: nobody scores."""
+    s = _tram(coins=0, cloth=1)
+    s.apply(tram_id("V(0,1)"))
+    s.apply(A_PASS)
+    assert s.scores() == [0, 0, 0, 0]
+
+
+def test_R86_rightmost_uncovered_passenger_slot_scores_at_the_end():
+    """R86 (R125): 4 Passengers placed -> 16 VP at the end."""
+    def f(r):
+        r["pl"][0]["passengers"] = 4
+        for x in ["H(3,4)", "H(2,4)", "H(1,4)", "H(0,4)"]:
+            r["passenger"][space(x)] = 0
+    s = start(f)
+    force_final(s)
+    assert s.score_breakdown()[0]["final_passengers"] == 16
+
+
+def test_A16_R82_moves_of_one_or_two_counted_spaces():
+    """R82, A16: the Tram leaves its space and moves 1 or 2 spaces (any direction, turning at crossings)."""
+    s = _tram()
+    one = sp("H(0,0)", "D(0)", "V(0,1)", "H(0,1)")
+    two = sp("V(1,0)", "H(1,0)", "V(1,1)", "H(1,1)", "D(1)", "V(0,2)", "H(0,2)")
+    assert tram_ids(s) == one | two
+    assert space("V(0,0)") not in tram_ids(s)               # must leave, may not stay
+    refused(s, tram_id("V(0,3)"))                            # 3 spaces
+
+
+def test_A16_own_tiles_are_free():
+    """A16: spaces covered by the mover's own Street tiles are not counted."""
+    s = _tram(lambda r: own(r, 0, "V(0,1)"))
+    assert space("V(0,3)") in tram_ids(s)
+    assert space("V(0,1)") in tram_ids(s)
+    s2 = _tram(lambda r: own(r, 0, "V(0,1)", "V(0,2)", "V(0,3)", "H(0,4)", "H(1,4)"))
+    assert sp("H(1,4)", "H(2,4)", "H(3,4)", "V(2,3)") <= tram_ids(s2)      # long free path, then 2 counted
+    assert space("V(2,1)") not in tram_ids(s2)                # 3 counted spaces after the free ones
+
+
+def test_A16_other_players_tiles_count():
+    """A16: only the mover's own tiles are free; another player's tiles count."""
+    s = _tram(lambda r: own(r, 1, "V(0,1)"))
+    assert space("V(0,3)") not in tram_ids(s)
+    assert space("V(0,2)") in tram_ids(s)
+
+
+def test_A16_never_back_onto_the_start_space():
+    """A16: no backtracking: even around a loop of own tiles the Tram cannot return to its start space."""
+    s = _tram(lambda r: own(r, 0, "H(0,0)", "V(1,0)", "H(0,1)", "V(0,1)"))
+    assert space("V(0,0)") not in tram_ids(s)
+
+
+def test_A16_R82_may_pass_but_not_end_on_another_tram():
+    """R82, A16: another Tram's space may be passed through but not ended on."""
+    s = _tram(lambda r: r["pl"][2].__setitem__("tram", space("V(0,1)")))
+    assert space("V(0,1)") not in tram_ids(s)
+    assert space("V(0,2)") in tram_ids(s)
+    refused(s, tram_id("V(0,1)"))
+
+
+def test_R88_same_street_other_space_is_allowed():
+    """R88: only the same street *space* is forbidden, not the same street."""
+    s = _tram(lambda r: r["pl"][2].__setitem__("tram", space("V(0,2)")))
+    assert space("V(0,1)") in tram_ids(s)
+    s.apply(tram_id("V(0,1)"))
+    assert pl(s)["tram"] == space("V(0,1)")
+
+
+def test_A17_no_passenger_where_a_passenger_stands():
+    """A17: ending on a space with a Passenger is allowed, but no Passenger (so no extra action)."""
+    def f(r):
+        r["passenger"][space("V(0,1)")] = 2
+        r["pl"][2]["passengers"] = 1
+    s = _tram(f, coins=3, cloth=3)
+    assert space("V(0,1)") in tram_ids(s)
+    s.apply(tram_id("V(0,1)"))
+    assert A_PASS not in legal(s) and s.raw()["phase"] == C["PH_ACTIONS"]
+    assert not any(f["kind"] == C["FR_PASSENGER"] for f in frames(s))
+
+
+def test_A18_passenger_on_the_diagonal_chains_another_tram_move():
+    """A18: a Passenger on the diagonal grants Move your Tram again (a new complete action)."""
+    s = _tram(tram="V(0,0)", coins=1, cloth=1)
+    s.apply(tram_id("D(0)"))
+    s.apply(A_PASS)                                          # 1 Cloth
+    assert frames(s)[-1]["kind"] == C["FR_GRANT"]
+    la = legal(s)
+    assert A_SKIP in la and tram_ids(s)
+    s.apply(tram_id("D(1)"))
+    assert legal(s) == {A_PASS, A_SKIP}
+    s.apply(A_PASS)                                          # 2nd Passenger: 1 Coin
+    assert (pl(s)["coins"], pl(s)["cloth"], pl(s)["passengers"]) == (0, 0, 2)
+    assert tram_ids(s)                                       # granted again (3rd Passenger unaffordable)
+    s.apply(A_SKIP)
+    assert s.raw()["phase"] == C["PH_ACTIONS"] and frames(s) == []
+
+
+def _ps2(passengers, coins_after, cloth):
+    def f(r):
+        r["ps_left"][1] = 3
+        r["pl"][0].update(coins=3 + coins_after, cloth=cloth, tram=space("V(0,0)"), passengers=passengers)
+        for x in ["H(3,4)", "H(2,4)"][:passengers]:
+            r["passenger"][space(x)] = 0
+    s = at(start(f), 2, 1)
+    s.apply(C["A_PS"] + 1)                                   # ESTACIO_FRANCA, top tile 3 Coins
+    assert tram_ids(s) and A_SKIP in legal(s)
+    s.apply(tram_id("V(0,1)"))
+    return s
+
+
+def test_A20_PS2_waives_the_coin_part_only():
+    """A20: PS2 (Estació de França) grants a Tram move whose Passenger ignores the Coin cost (2nd slot: 1
+    Coin, placed with 0 Coins) but not the Cloth cost (1st slot: 1 Cloth, refused with 0 Cloth)."""
+    s = _ps2(passengers=1, coins_after=0, cloth=0)
+    assert A_PASS in legal(s)
+    s.apply(A_PASS)
+    assert (pl(s)["coins"], pl(s)["passengers"]) == (0, 2)
+    s2 = _ps2(passengers=0, coins_after=5, cloth=0)
+    assert A_PASS not in legal(s2)
+    s3 = _ps2(passengers=2, coins_after=0, cloth=1)          # 3rd slot: 1 Coin + 1 Cloth -> Cloth only
+    s3.apply(A_PASS)
+    assert (pl(s3)["coins"], pl(s3)["cloth"]) == (0, 0)
+
+
+def test_A20_without_PS2_the_coin_cost_is_due():
+    """A20 contrast: the ordinary Tram action with 0 Coins cannot place the 2nd Passenger."""
+    def f(r):
+        r["pl"][0]["passengers"] = 1
+        r["passenger"][space("H(3,4)")] = 0
+    s = _tram(f, coins=0, cloth=5)
+    s.apply(tram_id("V(0,1)"))
+    assert A_PASS not in legal(s)
+
+
+# ================================================================================================
+# Cerdà +2 (R89), A15 longest lines
+# ================================================================================================
+
+@pytest.mark.parametrize("before,after,vp", [(4, 6, 0), (9, 11, 0), (10, 11, 2), (11, 11, 4), (0, 2, 0)])
+def test_R89_cerda_plus_2_and_top_overflow(before, after, vp):
+    """R89, R116: +2 Cerdà steps; steps lost at the top give 2 VP each."""
+    s = at(start(lambda r: r["pl"][0].update(cerda=before)), 0, 2)    # horizontal 2: Cerdà +2
+    s.apply(C["A_CERDA"])
+    assert pl(s)["cerda"] == after and pl(s)["score"] == vp
+    assert s.score_breakdown()[0]["cerda_overflow"] == vp
+
+
+def test_A15_longest_lines_count_only_own_contiguous_tiles():
+    """A15: SC04/SC07 count the scoring player's own tiles, contiguous, along one street."""
+    def f(r):
+        own(r, 0, "V(1,0)", "V(1,1)", "V(1,3)", "H(0,0)")
+        own(r, 1, "V(1,2)")
+        own(r, 0, "D(0)", "D(1)", "D(2)")
+        own(r, 0, "V(2,0)")
+    s = start(f)
+    assert s.condition_count("SC04", 0) == 2
+    assert s.condition_count("SC04", 1) == 1
+    assert s.condition_count("SC07", 0) == 3

@@ -1,0 +1,409 @@
+"""Setup rules R10-R32 (rules-inventory §1.2), with the board data of §4 (data/default.json).
+
+Every test names the rules it checks; each one fails if the engine's setup breaks that rule.
+"""
+from __future__ import annotations
+
+import pytest
+
+from barcelona_ai import IllegalActionError, PlayerCountError, new_game
+from barcelona_ai.tables import ACTION_KINDS
+
+from helpers import C, T, W, M, U, build_id, cross, edit, game, place_id
+
+SEEDS = range(40)
+CLASSES = (W, M, U)
+
+
+def bits(x: int) -> list[int]:
+    return [i for i in range(32) if x >> i & 1]
+
+
+def cond_id(name: str) -> int:
+    return [n.split()[0] for n in T["cond_names"]].index(name)
+
+
+def prefill_mask(k: int, players: int) -> int:
+    if players == 4:
+        return 0
+    return T["prefill3"][k] if players == 3 else T["prefill2"][k]
+
+
+# ---- R10, R19, R20, R21 -------------------------------------------------------------------------------
+
+def test_R10_building_bonus_tiles_all_in_place_at_start():
+    """R10: a Building Bonus tile on each of the 4 block rows: none has been taken yet."""
+    for n in (2, 3, 4):
+        s = game(n, seed=3)
+        assert s.raw()["bonus_rows"] == 0
+
+
+def test_R10_first_building_in_a_block_row_flips_its_bonus_tile():
+    """R10 (R93 step 2): the 4 Building Bonus tiles are in place: the first building of block row 2 takes its
+    5 VP (plus the lowest visible track VP, 1)."""
+    def f(r):
+        r["pl"][0]["hand"] = [2, 0, 0]
+        r["cross_lo"][cross(0, 2)] = W
+        r["bag"][W] -= 1
+    s = edit(game(4), f)
+    s.apply(place_id(1, 2, W))
+    s.apply(C["A_END_ACTIONS"])
+    s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))
+    assert s.raw()["bonus_rows"] == 1 << 2
+    assert s.score_breakdown()[0]["buildings"] == 5 + 1
+
+
+def test_R19_building_tile_stacks_full():
+    """R19 (R3): four stacks by type: 8 Corner, 12 Level-1, 8 Level-2, 7 Level-3; the board is empty."""
+    r = game(4).raw()
+    assert r["bld_stack"] == [8, 12, 8, 7]
+    assert r["bld_level"] == [0] * 20 and r["bld_n"] == [0] * 20
+
+
+def test_R20_sagrada_offer_holds_all_16_tiles():
+    """R20: the 16 Sagrada Familia tiles form the shared face-up offer."""
+    r = game(4).raw()
+    assert r["sag_offer"] == (1 << 16) - 1
+    assert sorted(T["sag_level"]) == [1] * 6 + [2] * 5 + [3] * 5
+
+
+def test_R21_R6_supply_is_unlimited():
+    """R21, R6: Coins come from an unlimited general supply: although the other three players already hold 30
+    Coins between them, player 0 still gains 2 Coins from Gain 2 Coins."""
+    s = game(4)
+
+    def f(r):
+        for p in range(4):
+            r["pl"][p]["cobbles"] = 6          # Warehouse of 10 spaces
+            r["pl"][p]["cloth"] = 0
+            r["pl"][p]["coins"] = 10
+        r["pl"][0]["coins"] = 8
+        r["pl"][0]["hand"] = [2, 0, 0]
+    edit(s, f)
+    s.apply(place_id(0, 1, W))             # printed vertical 0: Gain 2 Coins
+    s.apply(C["A_GAIN_COINS"])
+    assert s.raw()["pl"][0]["coins"] == 10
+    assert sum(s.raw()["pl"][p]["coins"] for p in range(4)) == 40
+
+
+# ---- R11 action tiles ---------------------------------------------------------------------------------
+
+def test_R11_printed_setup_uses_the_printed_actions():
+    """R11: in a first game the actions printed under the 11 spaces are used (§4.4)."""
+    printed = T["printed_setup"]
+    assert [ACTION_KINDS[k] for k in printed] == [
+        "GAIN_2_COINS", "BUILD_2_NARROW", "BUILD_PUBLIC_SERVICE", "BUILD_1_WIDE", "GAIN_CLOTH_3VP",
+        "TAKE_MODERNISME", "PLACE_COBBLESTONE", "CERDA_PLUS_2", "BUILD_INTERSECTION", "IMPROVE_MODERNISME",
+        "MOVE_TRAM"]
+    for seed in (0, 1, 17):
+        assert game(4, seed=seed, setup="printed").raw()["street_action"] == printed
+
+
+def test_R11_random_setup_shuffles_the_11_action_tiles():
+    """R11: otherwise the 11 Action tiles are shuffled, one per space: every tile exactly once, and the
+    layout depends on the seed (not always the printed one)."""
+    layouts = set()
+    for seed in SEEDS:
+        sa = new_game(4, seed=seed, setup="random").raw()["street_action"]
+        assert sorted(sa) == list(range(11))
+        layouts.add(tuple(sa))
+    assert len(layouts) > 30
+
+
+def test_R11_random_setup_actions_are_the_ones_offered():
+    """R11: the shuffled tile on a street is the action the crossing offers: a crossing whose vertical
+    street carries Gain 2 Coins offers A_GAIN_COINS."""
+    for seed in range(10):
+        s = new_game(4, seed=seed, setup="random")
+        st = s.raw()["street_action"].index(0)               # the street carrying GAIN_2_COINS
+        if st < 5:
+            c, r = st, (st + 1) % 5
+        elif st < 10:
+            c, r = (st - 5 + 1) % 5, st - 5
+        else:
+            c, r = 2, 2                                      # diagonal crossing, costs the 1 starting Coin
+        hand = s.raw()["pl"][0]["hand"]
+        s.apply(place_id(c, r, [k for k in CLASSES if hand[k]][0]))
+        assert s.current_player() == 0
+        assert C["A_GAIN_COINS"] in s.legal_actions()
+
+
+def test_R11_setup_argument_is_checked():
+    with pytest.raises(ValueError):
+        new_game(4, seed=0, setup="shuffled")
+
+
+# ---- R12, R13 citizens -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players,per_class", [(4, 0), (3, 3), (2, 6)])
+def test_R12_track_prefill_per_player_count(players, per_class):
+    """R12: 3 players: a citizen on every space marked 3 (3 per class); 2 players: on every space marked 3 or
+    2 (6 per class); 4 players: none. The prefilled spaces are the §4.5 ones."""
+    s = game(players, seed=5)
+    r = s.raw()
+    for k in CLASSES:
+        assert bin(r["track"][k]).count("1") == per_class
+        assert r["track"][k] == prefill_mask(k, players)
+    if players == 3:
+        assert bits(r["track"][W]) == [0, 6, 12] and bits(r["track"][U]) == [0, 5, 10]
+    if players == 2:
+        assert bits(r["track"][M]) == [0, 1, 6, 7, 12, 13] and bits(r["track"][U]) == [0, 1, 5, 6, 10, 11]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R12_R13_R5_72_citizens_conserved_and_bag_counts(players):
+    """R5, R12, R13: 25/24/23 citizens; the prefilled ones come out of the 72, every other one goes into the
+    bag, and 2 per player are drawn into hands (R32)."""
+    for seed in range(10):
+        r = game(players, seed=seed).raw()
+        for k, total in zip(CLASSES, (25, 24, 23)):
+            hands = sum(r["pl"][p]["hand"][k] for p in range(players))
+            pre = bin(r["track"][k]).count("1")
+            assert r["bag"][k] + hands + pre == total
+            assert r["track_off"][k] == 0
+        assert sum(r["bag"]) == 72 - 2 * players - {4: 0, 3: 9, 2: 18}[players]
+        assert all(x == -1 for x in r["cross_lo"] + r["cross_hi"])
+
+
+# ---- R14, R15, R16 Cerdà and Modernisme tiles --------------------------------------------------------
+
+def test_R14_three_distinct_cerda_tiles_drawn_at_random():
+    """R14: 3 distinct Cerdà Scoring tiles out of the 14; which ones depends on the seed."""
+    seen = set()
+    for seed in SEEDS:
+        ct = game(4, seed=seed).raw()["cerda_tile"]
+        assert len(set(ct)) == 3
+        assert all(c in T["cerda_cond"] for c in ct)
+        seen.update(ct)
+    assert len(seen) >= 10
+
+
+def test_R15_twins_of_the_cerda_tiles_go_back_to_the_box():
+    """R15: the Modernisme tiles matching the 3 Cerdà tiles are in neither stack, display nor discard; all
+    other Modernisme tiles are."""
+    for seed in SEEDS:
+        r = game(4, seed=seed).raw()
+        in_game = r["mod_stack"] | r["mod_display"] | r["mod_discard"]
+        assert r["mod_discard"] == 0
+        for t in range(18):
+            twin = T["mod_cond"][t] in r["cerda_tile"]
+            assert bool(in_game >> t & 1) == (not twin), (seed, t)
+
+
+def test_A33_R15_cerda_tile_SC06_removes_no_modernisme_tile():
+    """A33 (R15): SC06 has no Modernisme twin: when it is drawn only 2 tiles are removed (16 remain)."""
+    sc06 = cond_id("SC06")
+    found = 0
+    for seed in range(200):
+        r = game(4, seed=seed).raw()
+        n = bin(r["mod_stack"] | r["mod_display"]).count("1")
+        if sc06 in r["cerda_tile"]:
+            assert n == 16
+            found += 1
+        else:
+            assert n == 15
+    assert found > 0
+
+
+def test_R16_display_of_four_face_up():
+    """R16: 4 Modernisme tiles revealed onto the display, the rest stays face down in the stack."""
+    for seed in SEEDS:
+        r = game(4, seed=seed).raw()
+        assert bin(r["mod_display"]).count("1") == 4
+        assert r["mod_display"] & r["mod_stack"] == 0
+    displays = {game(4, seed=seed).raw()["mod_display"] for seed in SEEDS}
+    assert len(displays) > 10
+
+
+# ---- R17, R18 Public Services -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("players,tiles", [(4, 3), (3, 3), (2, 2)])
+def test_R17_R18_five_public_service_types_in_play(players, tiles):
+    """R17: 5 of the 7 types at random, 3 tiles each (R18: 2 in a 2-player game); the other 2 out of play."""
+    chosen = set()
+    for seed in SEEDS:
+        left = game(players, seed=seed).raw()["ps_left"]
+        assert sorted(left) == [-1, -1] + [tiles] * 5
+        chosen.add(tuple(i for i in range(7) if left[i] > 0))
+    assert len(chosen) > 5
+
+
+def _ps_player(players, ps_type, coins):
+    """A game where ps_type is in play and player 0 can build it from crossing (2,1) (printed: vertical 2 =
+    Build a Public Service)."""
+    s = game(players, seed=1)
+
+    def f(r):
+        r["ps_left"][ps_type] = T["ps_tiles_2p"] if players == 2 else 3
+        r["pl"][0]["coins"] = coins
+        r["pl"][0]["cloth"] = 0
+        r["pl"][0]["hand"] = [2, 0, 0]
+    edit(s, f)
+    return s
+
+
+@pytest.mark.parametrize("players,costs", [(4, [3, 2, 1]), (2, [3, 2])])
+def test_R17_R18_stack_order_3_2_1_and_2p_without_cheapest(players, costs):
+    """R17: every stack is ordered 3/2/1 coins (10/6/3 VP); R18: in 2p the 1-coin tile is not used, so the
+    type runs out after two builds (R79)."""
+    t = 0   # SANT_ANTONI (its main benefit gives nothing without markers)
+    seen = []
+    for i in range(len(costs) + 1):
+        s = _ps_player(players, t, 4)
+        r = s.raw()
+        r["ps_left"][t] = (T["ps_tiles_2p"] if players == 2 else 3) - i
+        s.set_raw(r)
+        s.settle()
+        s.apply(place_id(2, 1, W))
+        legal = s.legal_actions()
+        if i == len(costs):
+            assert C["A_PS"] + t not in legal
+            continue
+        before = s.raw()["pl"][0]
+        s.apply(C["A_PS"] + t)
+        after = s.raw()["pl"][0]
+        seen.append((before["coins"] - after["coins"], after["score"] - before["score"]))
+    assert seen == [(c, {3: 10, 2: 6, 1: 3}[c]) for c in costs]
+
+
+# ---- R22-R30 player boards ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R22_to_R30_player_boards(players):
+    """R22 Sagrada disk leftmost; R23 Modernisme markers at the bottom, no tiles; R24 Tram and 5 Passengers on
+    the board; R25 street tiles all on the board; R26 5 Intersections on their slots; R27 1 Coin and 1 Cloth;
+    R28 6 Cobblestones in the Warehouse; R29 8 Building markers on the board; R30 score 0, Cerdà marker on
+    the start space (index 4, multiplier x1)."""
+    r = game(players, seed=2).raw()
+    for p in range(players):
+        pl = r["pl"][p]
+        assert pl["sagrada"] == 0 and pl["sag_tile"] == [-1, -1, -1]              # R22
+        assert pl["mod_up"] == [0] * 5 and pl["mod_tile"] == [-1] * 5             # R23
+        assert pl["tram"] == -1 and pl["passengers"] == 0                         # R24
+        assert pl["narrow"] == 0 and pl["wide"] == 0                              # R25
+        assert pl["inters"] == 0                                                  # R26
+        assert (pl["coins"], pl["cloth"]) == (1, 1)                               # R27
+        assert pl["cobbles"] == 0                                                 # R28
+        assert pl["markers"] == 0                                                 # R29
+        assert pl["score"] == 0 and pl["vp_src"] == [0] * 12                      # R30
+        assert pl["cerda"] == 4 and T["cerda_mult"][pl["cerda"]] == 1             # R30, §4.6
+        assert pl["ps_built"] == 0 and pl["turns"] == 0
+    assert all(x == -1 for x in r["passenger"] + r["street_owner"] + r["cross_int"])
+    assert r["sidewalk"] == T["side_pre"]
+
+
+def test_R27_R28_start_warehouse_has_room_for_two_more_tokens():
+    """R27, R28 (R45): 1 Coin + 1 Cloth in a Warehouse of 4 free spaces (the 6 others hold Cobblestones):
+    Gain 2 Coins fits exactly, a further Coin would overflow."""
+    s = game(4)
+    edit(s, lambda r: r["pl"][0].__setitem__("hand", [2, 0, 0]))
+    s.apply(place_id(0, 1, W))          # vertical 0: Gain 2 Coins
+    s.apply(C["A_GAIN_COINS"])
+    pl = s.raw()["pl"][0]
+    assert (pl["coins"], pl["cloth"]) == (3, 1)
+    assert s.raw()["discard_player"] == -1
+
+
+def test_R25_street_stacks_4_6_and_5():
+    """R25 (R55): the Narrow tiles sit in stacks of 4 and 6 and the Wide ones in one stack of 5: the Cerdà
+    bonuses come at the 4th and 10th Narrow tile and at the 5th Wide tile."""
+    assert T["narrow_empty_at"][:2] == [4, 10] and T["wide_empty_at"][0] == 5
+
+
+def test_R29_marker_stacks_2_2_2_1_1():
+    """R29: 8 Building markers in stacks of 2, 2, 2, 1, 1 (a stack empties after 2, 4, 6, 7, 8 markers)."""
+    assert T["marker_empty_at"] == [2, 4, 6, 7, 8]
+
+
+@pytest.mark.parametrize("placed,extra", [(0, 0), (1, 1), (2, 0), (5, 1), (6, 1), (7, 1)])
+def test_R29_first_marker_stack_holds_two(placed, extra):
+    """R29 (R93 step 6): the leftmost stack holds 2 markers: the 2nd marker placed empties it (+1 Cerdà on top
+    of the Level-1's own +1), the 1st does not; the single stacks empty with the 7th and 8th marker."""
+    def f(r):
+        r["pl"][0]["hand"] = [2, 0, 0]
+        r["pl"][0]["markers"] = placed
+        r["cross_lo"][cross(0, 2)] = W
+        r["bag"][W] -= 1
+    s = edit(game(4), f)
+    s.apply(place_id(1, 2, W))
+    s.apply(C["A_END_ACTIONS"])
+    s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))
+    assert s.raw()["pl"][0]["cerda"] == 4 + 1 + extra
+    assert s.raw()["pl"][0]["markers"] == placed + 1
+
+
+# ---- R31, R32 -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R31_first_player_is_seat_0(players):
+    """R31: the first player (seat 0) decides first."""
+    s = game(players, seed=4)
+    assert s.current_player() == 0 and s.raw()["cur"] == 0
+    assert all(a < C["A_INT_PICK"] for a in s.legal_actions())       # a placement (R34 step 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R32_everyone_draws_two_hidden_citizens(players):
+    """R32: each player holds 2 citizens; the owner sees them, the others only see how many (A6)."""
+    for seed in range(8):
+        s = game(players, seed=seed)
+        r = s.raw()
+        for p in range(players):
+            assert sum(r["pl"][p]["hand"]) == 2
+        for viewer in range(players):
+            obs = s.observation(viewer)
+            for p in range(players):
+                if p == viewer:
+                    assert obs["pl"][p]["hand"] == r["pl"][p]["hand"]
+                else:
+                    assert obs["pl"][p]["hand"] == [2, -1, -1]
+
+
+def test_R32_other_hands_do_not_change_what_a_player_observes():
+    """R32: swapping player 1's hidden citizens with bag citizens leaves player 0's observation unchanged."""
+    s = game(4, seed=9)
+    t = s.clone()
+
+    def f(r):
+        h = r["pl"][1]["hand"]
+        k = h.index(max(h))
+        o = next(x for x in CLASSES if x != k and r["bag"][x] > 0)
+        h[k] -= 1
+        h[o] += 1
+        r["bag"][k] += 1
+        r["bag"][o] -= 1
+    edit(t, f)
+    assert t.hash() != s.hash()
+    assert t.observation_hash(0) == s.observation_hash(0)
+    assert t.observation_hash(1) != s.observation_hash(1)
+
+
+# ---- determinism, player count -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("setup", ["random", "printed"])
+def test_setup_is_determined_by_the_seed(setup):
+    """R10-R32: every random setup choice comes from the seed: same seed, same state; other seeds differ."""
+    for n in (2, 3, 4):
+        a = new_game(n, seed=123, setup=setup)
+        b = new_game(n, seed=123, setup=setup)
+        assert a.hash() == b.hash() and a.raw() == b.raw()
+        hashes = {new_game(n, seed=sd, setup=setup).hash() for sd in range(20)}
+        assert len(hashes) == 20
+
+
+@pytest.mark.parametrize("bad", [1, 5, 0, -2, "4", 4.0, None, True])
+def test_player_count_error(bad):
+    """R1-R4 / scope: 2 to 4 players; anything else raises PlayerCountError (a ValueError)."""
+    with pytest.raises(PlayerCountError):
+        new_game(players=bad, seed=0)
+    assert issubclass(PlayerCountError, ValueError)
+
+
+def test_setup_then_illegal_action_leaves_state_unchanged():
+    """The first decision is a placement: an action id of another step is refused, state unchanged."""
+    s = game(4)
+    h = s.hash()
+    for a in (C["A_END_ACTIONS"], C["A_GAIN_COINS"], C["A_SKIP"], C["A_DRAW"], -1, C["NUM_ACTIONS"]):
+        with pytest.raises(IllegalActionError):
+            s.apply(a)
+        assert s.hash() == h
