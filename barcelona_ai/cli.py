@@ -72,7 +72,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run_bench
-    run_bench(args.games)
+    run_bench(args.games, search=not args.no_search)
     return 0
 
 
@@ -118,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_arena)
     b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
     b.add_argument("--games", type=int, default=5000)
+    b.add_argument("--no-search", action="store_true", help="only the rules core")
     b.set_defaults(func=cmd_bench)
     return ap
 

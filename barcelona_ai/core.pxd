@@ -24,6 +24,13 @@ cdef enum:
     MAX_TRACK = 32
     MAX_CERDA = 16
     NSRC = 12              # VP sources (see SRC_*)
+    # Components per player (R4); they size the player-board arrays, the data file gives their values.
+    NINTER = 5             # Intersections
+    NPASS = 5              # Passengers
+    NPROJ = 5              # Modernisme project spaces
+    NCOBBLE = 6            # Cobblestones in the Warehouse (R28)
+    NMARKERS = 8           # Building markers (R29)
+    NMSTACKS = 5           # stacks the markers start in (R29)
 
 # Player ids returned by current_player() (OpenSpiel's values).
 cdef enum:
@@ -300,6 +307,8 @@ cdef struct DataC:
     uint8_t side_list[NSIDE]
     # player board
     int8_t wh_free
+    int8_t narrow_total          # Narrow tiles per player (R4)
+    int8_t wide_total            # Wide tiles per player (R4)
     int8_t cobble_vp[6]
     int8_t start_coins
     int8_t start_cloth
@@ -317,7 +326,7 @@ cdef struct DataC:
     int8_t narrow_empty_cerda[3]
     int8_t wide_empty_at[3]
     int8_t wide_empty_cerda[3]
-    int8_t marker_empty_at[5]
+    int8_t marker_empty_at[NMSTACKS]
     int8_t marker_empty_cerda
     int8_t sag_spaces
     int8_t sag_slot_after[3]
@@ -326,6 +335,7 @@ cdef struct DataC:
     int8_t ncond
     int8_t cond_kind[32]
     int8_t cond_vp[32]
+    int8_t cond_cap[32]          # count is capped at this (0 = no cap), e.g. "up to 5 Cloths"
     int8_t mod_cond[NMOD]
     int8_t cerda_cond[14]
     int8_t display_size

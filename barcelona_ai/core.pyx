@@ -206,10 +206,10 @@ cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexc
                 run = run + 1 if present[k * 4 + i] else 0
                 best = imax(best, run)
         return best
-    if kind == C_CLOTH_5:
-        return imin(pl.cloth, 5)
+    if kind == C_CLOTH_5:                  # SC02/SC03: "up to N" (cap from the data file), A40
+        return imin(pl.cloth, d.cond_cap[cond])
     if kind == C_COIN_5:
-        return imin(pl.coins, 5)
+        return imin(pl.coins, d.cond_cap[cond])
     if kind == C_NARROW_LINE:              # SC04, A15: own tiles, vertical or horizontal streets
         return longest_own_line(d, s, p, 0, 9)
     if kind == C_WIDE_LINE:                # SC07: the diagonal counts too
@@ -233,7 +233,7 @@ cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexc
     if kind == C_WIDE_TILES:
         return pl.wide
     if kind == C_MOD_TOP:
-        for i in range(5):
+        for i in range(NPROJ):
             n += pl.mod_up[i]
         return n
     if kind == C_PASSENGERS:
@@ -243,7 +243,7 @@ cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexc
     if kind == C_INTERSECTIONS:
         return pl.inters
     if kind == C_EMPTY_MARKER_STACKS:
-        for i in range(5):
+        for i in range(NMSTACKS):
             if pl.markers >= d.marker_empty_at[i]:
                 n += 1
         return n
@@ -256,7 +256,7 @@ cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexc
             n += present[i]
         return n
     if kind == C_MOD_TILES:
-        for i in range(5):
+        for i in range(NPROJ):
             if pl.mod_tile[i] >= 0:
                 n += 1
         return n
@@ -338,7 +338,7 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
         out[0] = A_CERDA
         return 1
     if gk == GK_COBBLE or gk == GK_COBBLE_ANYWHERE:
-        if pl.cobbles >= 6:                                       # R48
+        if pl.cobbles >= NCOBBLE:                                       # R48
             return 0
         for i in range(NSIDE):
             if (s.sidewalk >> i) & 1:
@@ -352,15 +352,15 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
             if s.street_owner[i] >= 0:
                 continue
             if d.space_wide[i]:
-                if gk != GK_NARROW and pl.wide < 5:
+                if gk != GK_NARROW and pl.wide < d.wide_total:
                     out[n] = A_STREET + i
                     n += 1
-            elif gk != GK_WIDE and pl.narrow < 10:
+            elif gk != GK_WIDE and pl.narrow < d.narrow_total:
                 out[n] = A_STREET + i
                 n += 1
         return n
     if gk == GK_INTERSECTION or gk == GK_INTERSECTION_FREE:
-        if pl.inters >= 5:
+        if pl.inters >= NINTER:
             return 0
         free_ = gk == GK_INTERSECTION_FREE                        # PS3: every coin cost ignored
         cost0 = 0 if free_ else d.inter_cost[pl.inters]
@@ -372,7 +372,7 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
                 n += 1
         return n
     if gk == GK_MOD_IMPROVE or gk == GK_MOD_IMPROVE_FREE:
-        for k in range(5):
+        for k in range(NPROJ):
             if not pl.mod_up[k] and (gk == GK_MOD_IMPROVE_FREE or pl.cloth >= d.mod_raise[k]):   # R66, R67
                 out[n] = A_MOD_IMPROVE + k
                 n += 1
@@ -381,7 +381,7 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
         for t in range(NMOD):
             if not (s.mod_display >> t) & 1:
                 continue
-            for k in range(5):
+            for k in range(NPROJ):
                 if pl.mod_tile[k] < 0 and (gk == GK_MOD_TAKE_FREE or pl.cloth >= d.mod_take[k]):   # R71, R72
                     out[n] = A_MOD_TAKE + t * 5 + k
                     n += 1
@@ -400,7 +400,7 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
 cdef inline bint can_place_passenger(const DataC* d, const StateC* s, int p, int sp, int coin_free) noexcept nogil:
     cdef const PlayerC* pl = &s.pl[p]
     cdef int k = pl.passengers
-    if k >= 5 or s.passenger[sp] >= 0:                            # R83, A17
+    if k >= NPASS or s.passenger[sp] >= 0:                            # R83, A17
         return False
     return pl.cloth >= d.pass_cloth[k] and (coin_free or pl.coins >= d.pass_coins[k])   # PS2, A20
 
@@ -483,7 +483,7 @@ cdef int gen_frame(const DataC* d, const StateC* s, const FrameC* f, action_t* o
             n += 1
         return n
     if f.kind == FR_NARROW2:
-        if pl.narrow >= 10:
+        if pl.narrow >= d.narrow_total:
             return 0
         for i in range(NSPACE):
             if s.street_owner[i] < 0 and not d.space_wide[i]:
@@ -683,12 +683,12 @@ cdef void place_marker(const DataC* d, StateC* s, int p, int bs) noexcept nogil:
     """Step 6: the leftmost marker goes on top of the stack (R102); none left -> unmarked (R94, A25)."""
     cdef PlayerC* pl = &s.pl[p]
     cdef int i
-    if pl.markers >= 8:
+    if pl.markers >= NMARKERS:
         return
     s.bld_mark[bs * 3 + s.bld_n[bs]] = p
     s.bld_n[bs] += 1
     pl.markers += 1
-    for i in range(5):
+    for i in range(NMSTACKS):
         if d.marker_empty_at[i] == pl.markers:
             move_cerda(d, s, p, d.marker_empty_cerda)
 
@@ -832,7 +832,7 @@ cdef void final_scoring(const DataC* d, StateC* s) noexcept nogil:
             add_vp(s, p, d.cobble_vp[pl.cobbles - 1], SRC_FINAL_COBBLESTONES)
         if pl.passengers > 0:
             add_vp(s, p, d.pass_vp[pl.passengers - 1], SRC_FINAL_PASSENGERS)
-        for k in range(5):
+        for k in range(NPROJ):
             t = pl.mod_tile[k]
             if t >= 0:
                 cond = d.mod_cond[t]
@@ -1258,7 +1258,7 @@ cdef void state_setup(const DataC* d, StateC* s, int nplayers, uint64_t seed, bi
     s.sidewalk = d.side_pre
     for p in range(MAX_PLAYERS):
         s.pl[p].tram = -1
-        for i in range(5):
+        for i in range(NPROJ):
             s.pl[p].mod_tile[i] = -1
         for i in range(3):
             s.pl[p].sag_tile[i] = -1
@@ -1342,6 +1342,8 @@ cdef class GameData:
             d.side_adj[i] = t["side_adj"][i]
             d.side_list[i] = t["side_list"][i]
         d.wh_free = t["wh_free"]
+        d.narrow_total = t["narrow_total"]
+        d.wide_total = t["wide_total"]
         _copy_ints(d.cobble_vp, t["cobble_vp"], 6)
         d.start_coins = t["start_coins"]
         d.start_cloth = t["start_cloth"]
@@ -1368,6 +1370,7 @@ cdef class GameData:
         d.ncond = len(t["cond_kind"])
         _copy_ints(d.cond_kind, t["cond_kind"], d.ncond)
         _copy_ints(d.cond_vp, t["cond_vp"], d.ncond)
+        _copy_ints(d.cond_cap, t["cond_cap"], d.ncond)
         _copy_ints(d.mod_cond, t["mod_cond"], NMOD)
         _copy_ints(d.cerda_cond, t["cerda_cond"], 14)
         d.display_size = t["display_size"]

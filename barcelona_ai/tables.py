@@ -512,7 +512,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     # -- scoring conditions and tiles --------------------------------------------------------------------
     conds = b.get(doc, "conditions", "", dict)
     cond_ids: dict[str, int] = {}
-    t["cond_kind"], t["cond_vp"] = [], []
+    t["cond_kind"], t["cond_vp"], t["cond_cap"] = [], [], []
     for i, (cid, cdef) in enumerate(sorted(conds.items())):
         cname = b.get(cdef, "name", f"conditions.{cid}", str)
         if cname not in CONDITIONS:
@@ -520,6 +520,12 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         cond_ids[cid] = i
         t["cond_kind"].append(CONDITIONS.index(cname))
         t["cond_vp"].append(b.get(cdef, "vp", f"conditions.{cid}", int))
+        cap = cdef.get("cap", 0)
+        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
+            b.fail(f"conditions.{cid}.cap", "must be a non-negative integer (0 = no cap)")
+        if cname in ("CLOTH_5", "COIN_5") and cap == 0:
+            b.fail(f"conditions.{cid}.cap", "the Cloth/Coin conditions count up to a printed maximum")
+        t["cond_cap"].append(cap)
     t["cond_names"] = [f"{cid} {conds[cid]['name']}" for cid in sorted(conds)]
     mt = b.get(doc, "modernisme_tiles", "", list)
     ct = b.get(doc, "cerda_tiles", "", list)

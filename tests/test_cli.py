@@ -1,0 +1,39 @@
+"""The command line, driven as a user would: in a subprocess."""
+import subprocess
+import sys
+
+
+def run(*args, ok=True):
+    p = subprocess.run([sys.executable, "-m", "barcelona_ai", *args], capture_output=True, text=True, timeout=300)
+    if ok:
+        assert p.returncode == 0, p.stderr
+    return p
+
+
+def test_demo_shows_position_hints_analysis_and_result():
+    out = run("demo", "--players", "2", "--seed", "3", "--iterations", "400", "--play-iterations", "30").stdout
+    for needle in ("Hints for player 0", "Analysis", "Final scores by source", "Winner: player"):
+        assert needle in out
+
+
+def test_perft_and_divide():
+    assert run("perft", "2", "--players", "2", "--seed", "1", "--setup", "printed").stdout.strip() == "perft 2: 720"
+    out = run("perft", "2", "--players", "2", "--seed", "1", "--setup", "printed", "--divide").stdout
+    assert "Nodes searched: 720" in out and "place (" in out
+
+
+def test_bench_prints_signature():
+    out = run("bench", "--games", "50", "--no-search").stdout
+    assert "Bench: 457121" in out          # the core's behaviour signature (barcelona_ai/bench.py)
+
+
+def test_arena_and_bad_bot():
+    out = run("arena", "greedy", "random", "--games", "2", "--workers", "1", "--quiet").stdout
+    assert "win share" in out
+    p = run("arena", "alphazero", "random", ok=False)
+    assert p.returncode == 2 and "unknown bot" in p.stderr
+
+
+def test_bad_player_count_is_a_clear_error():
+    p = run("demo", "--players", "5", ok=False)
+    assert p.returncode == 2 and "2 to 4 players" in p.stderr
