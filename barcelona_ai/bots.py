@@ -91,7 +91,12 @@ class FlatMCBot(Bot):
 
 
 class ISMCTSBot(Bot):
+    """The engine as a player. Tree reuse between its decisions is on by default: in the arena it won 0.406
+    [0.295, 0.529] of 4-player games against three copies without it (0.25 at equal strength) and was level in
+    2 players (README, "Measurements")."""
+
     def __init__(self, iterations: int | None = None, time: float | None = None, seed: int = 0, **settings):
+        settings.setdefault("reuse_tree", True)
         self.engine = Engine(seed, **settings)
         self.limit = Limit(iterations=iterations, time=time)
         self.name = f"ismcts{iterations or ''}{'t%g' % time if time else ''}"

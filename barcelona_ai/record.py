@@ -1,0 +1,230 @@
+"""Game records: where a game started and every decision and chance outcome, in order; replaying one gives the
+same state.
+
+A record is JSON (``format: barcelona-record``, see docs/records.md):
+
+    {"format": "barcelona-record", "version": 1, "engine": "barcelona_ai 0.1.0", "edition": "default",
+     "players": 3,
+     "start": {"seed": 7, "setup": "random"}          # or {"position": <a position document>}
+     "viewpoint": null,                                # a seat for records kept at a real table (table mode)
+     "seats": ["human", "ismcts:t1.0", "greedy"],      # optional labels
+     "actions": [{"id": 27, "move": "place (4,1) W/M", "by": 0}, {"id": 615, "move": "draw M", "by": "chance"},
+                 {"id": null, "move": "draw (hidden)", "by": "chance"}, ...],
+     "result": {"scores": [...], "returns": [...]}}    # when the game is over
+
+Table mode (a record kept from one player's point of view) writes the other players' draws as hidden entries
+(``"id": null``). Replaying samples them from the unseen pool with a seed, and when that player later places
+citizens the sample is corrected so the hand holds what was placed (``ensure_hand``): the state then agrees with
+everything the viewpoint player saw.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import __version__, new_game
+from .core import CONSTANTS, State
+from .errors import BarcelonaError, IllegalActionError
+
+C = CONSTANTS
+CLASSES = ("W", "M", "U")
+
+
+class InvalidRecordError(BarcelonaError):
+    """A malformed game record (the message names the first wrong field)."""
+
+
+def is_draw_for_other(state: State, viewpoint: int | None) -> bool:
+    """True at a citizen draw the viewpoint player does not see (another player's draw, A6)."""
+    if viewpoint is None or not state.is_chance_node():
+        return False
+    acts = state.legal_actions()
+    return bool(acts) and C["A_DRAW"] <= acts[0] < C["A_REVEAL"] and state.raw()["cur"] != viewpoint
+
+
+def sample_hidden_draw(state: State, rng: random.Random) -> int:
+    """A draw outcome sampled with its probability (for a draw the viewpoint player cannot see)."""
+    acts, probs = zip(*state.chance_outcomes())
+    return rng.choices(acts, probs)[0]
+
+
+def ensure_hand(state: State, player: int, classes: list[int]) -> None:
+    """Make `player`'s hidden hand hold `classes` (class ids, with repeats) by swapping citizens with the bag.
+    Used at a real table: another player's hand was sampled, and now they placed citizens we can see.
+    Raises InvalidRecordError if the unseen citizens cannot supply them; changes nothing then."""
+    raw = state.raw()
+    hand = list(raw["pl"][player]["hand"])
+    bag = list(raw["bag"])
+    want = [classes.count(k) for k in range(3)]
+    if sum(want) > sum(hand):
+        raise InvalidRecordError(f"player {player} holds {sum(hand)} citizens, cannot place {sum(want)}")
+    # keep what already matches, swap the rest with the bag
+    for k in range(3):
+        while hand[k] < want[k]:
+            give = next((j for j in range(3) if hand[j] > want[j]), None)
+            if give is None or bag[k] == 0:
+                raise InvalidRecordError(f"no unseen {CLASSES[k]} citizen is left for player {player} to hold")
+            hand[give] -= 1
+            bag[give] += 1
+            hand[k] += 1
+            bag[k] -= 1
+    raw["pl"][player]["hand"] = hand
+    raw["bag"] = bag
+    state.set_raw(raw)        # note: clears the undo stack; table mode undoes by replaying its record
+
+
+@dataclass
+class GameRecord:
+    players: int
+    start: dict[str, Any]
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    edition: str = "default"
+    viewpoint: int | None = None
+    seats: list[str] | None = None
+    result: dict[str, Any] | None = None
+    engine: str = f"barcelona_ai {__version__}"
+
+    # -- building ---------------------------------------------------------------------------------------
+    @staticmethod
+    def for_new_game(players: int, seed: int, setup: str = "random", edition: str = "default",
+                     seats: list[str] | None = None, viewpoint: int | None = None) -> "GameRecord":
+        return GameRecord(players=players, start={"seed": seed, "setup": setup}, edition=edition, seats=seats,
+                          viewpoint=viewpoint)
+
+    @staticmethod
+    def for_position(state: State, seats: list[str] | None = None, viewpoint: int | None = None) -> "GameRecord":
+        return GameRecord(players=state.num_players, start={"position": state.to_json(viewpoint)},
+                          edition=state.edition, seats=seats, viewpoint=viewpoint)
+
+    def initial_state(self, seed: int = 0) -> State:
+        if "position" in self.start:
+            return State.from_json(self.start["position"], seed=seed)
+        return new_game(self.players, seed=self.start["seed"], edition=self.edition,
+                        setup=self.start.get("setup", "random"))
+
+    def add(self, state: State, action: int | None, hidden: bool = False) -> None:
+        """Note `action` (about to be applied to `state`); hidden=True for a draw the viewpoint cannot see."""
+        by = "chance" if state.is_chance_node() else state.current_player()
+        if hidden:
+            self.actions.append({"id": None, "move": "draw (hidden)", "by": "chance"})
+        else:
+            self.actions.append({"id": action, "move": state.action_to_string(action), "by": by})
+
+    def finish(self, state: State) -> None:
+        if state.is_terminal():
+            self.result = {"scores": state.scores(), "returns": state.returns()}
+
+    # -- replaying --------------------------------------------------------------------------------------
+    def replay(self, upto: int | None = None, seed: int = 0) -> State:
+        """The state after the first `upto` entries (all by default). Hidden draws are sampled with `seed`
+        and corrected when that player places citizens."""
+        n = len(self.actions) if upto is None else upto
+        if not 0 <= n <= len(self.actions):
+            raise InvalidRecordError(f"--at {upto}: the record has {len(self.actions)} entries")
+        s = self.initial_state(seed)
+        rng = random.Random(seed)
+        for i, entry in enumerate(self.actions[:n]):
+            a = entry.get("id")
+            if a is None:
+                if not is_draw_for_other(s, self.viewpoint):
+                    raise InvalidRecordError(f"actions[{i}]: a hidden entry where no hidden draw is due")
+                s.apply(sample_hidden_draw(s, rng))
+                continue
+            if self.viewpoint is not None and not s.is_chance_node() and s.current_player() != self.viewpoint \
+                    and C["A_PLACE"] <= a < C["A_INT_PICK"]:
+                place_with_known_citizens(s, a, entry.get("move", ""))
+                continue
+            try:
+                s.apply(a)
+            except IllegalActionError as exc:
+                raise InvalidRecordError(f"actions[{i}].id: {exc}") from None
+        return s
+
+    # -- JSON -------------------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        doc = {"format": "barcelona-record", "version": 1, "engine": self.engine, "edition": self.edition,
+               "players": self.players, "start": self.start, "viewpoint": self.viewpoint,
+               "seats": self.seats, "actions": self.actions}
+        if self.result is not None:
+            doc["result"] = self.result
+        return doc
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1)
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+
+    @staticmethod
+    def from_json(doc: Any) -> "GameRecord":
+        if isinstance(doc, str):
+            try:
+                doc = json.loads(doc)
+            except json.JSONDecodeError as exc:
+                raise InvalidRecordError(f"record: not valid JSON ({exc})") from None
+        if not isinstance(doc, dict):
+            raise InvalidRecordError("record: expected a JSON object")
+        if doc.get("format") != "barcelona-record":
+            raise InvalidRecordError("format: expected 'barcelona-record'")
+        if doc.get("version") != 1:
+            raise InvalidRecordError(f"version: {doc.get('version')!r} is not supported (1)")
+        players = doc.get("players")
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+            raise InvalidRecordError(f"players: {players!r} is not 2..4")
+        start = doc.get("start")
+        if not isinstance(start, dict) or not ("position" in start or "seed" in start):
+            raise InvalidRecordError("start: expected {'seed': N, 'setup': ...} or {'position': {...}}")
+        if "seed" in start and (isinstance(start["seed"], bool) or not isinstance(start["seed"], int)
+                                or start["seed"] < 0):
+            raise InvalidRecordError(f"start.seed: {start['seed']!r} is not a non-negative integer")
+        if start.get("setup", "random") not in ("random", "printed"):
+            raise InvalidRecordError(f"start.setup: {start.get('setup')!r} is not 'random' or 'printed'")
+        vp = doc.get("viewpoint")
+        if vp is not None and (isinstance(vp, bool) or not isinstance(vp, int) or not 0 <= vp < players):
+            raise InvalidRecordError(f"viewpoint: {vp!r} is not a seat of a {players}-player game")
+        actions = doc.get("actions")
+        if not isinstance(actions, list):
+            raise InvalidRecordError("actions: expected a list")
+        for i, e in enumerate(actions):
+            if not isinstance(e, dict) or "id" not in e:
+                raise InvalidRecordError(f"actions[{i}]: expected an object with an 'id'")
+            a = e["id"]
+            if a is not None and (isinstance(a, bool) or not isinstance(a, int)):
+                raise InvalidRecordError(f"actions[{i}].id: {a!r} is not an action id")
+        known = {"format", "version", "engine", "edition", "players", "start", "viewpoint", "seats", "actions",
+                 "result"}
+        extra = sorted(set(doc) - known)
+        if extra:
+            raise InvalidRecordError(f"{extra[0]}: unknown field")
+        rec = GameRecord(players=players, start=start, actions=actions, edition=doc.get("edition", "default"),
+                         viewpoint=vp, seats=doc.get("seats"), result=doc.get("result"),
+                         engine=doc.get("engine", ""))
+        rec.replay()            # every entry must be legal where it stands
+        return rec
+
+    @staticmethod
+    def load(path: str | Path) -> "GameRecord":
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidRecordError(f"record {str(path)!r} cannot be read: {exc.strerror}") from None
+        return GameRecord.from_json(text)
+
+
+def place_with_known_citizens(state: State, action: int, move: str) -> None:
+    """Apply another player's placement at a real table: their (sampled) hand is first corrected to hold the
+    citizens seen on the crossing. `move` is the notation 'place (c,r) T/B' (bottom class from it)."""
+    p = state.current_player()
+    top = (action - C["A_PLACE"]) % 3
+    classes = [top]
+    size = sum(state.raw()["pl"][p]["hand"])
+    if size == 2:
+        tail = move.strip().split()[-1] if move else ""
+        if "/" not in tail or tail.split("/")[1].upper() not in CLASSES:
+            raise InvalidRecordError(f"a placement by player {p} needs both citizens, e.g. 'place (1,2) W/M'")
+        classes.append(CLASSES.index(tail.split("/")[1].upper()))
+    ensure_hand(state, p, classes)
+    state.apply(action)
