@@ -78,7 +78,7 @@ class FlatMCBot(Bot):
         e = Engine(seed, **settings)
         self.params = make_params(e.settings.c_uct, e.settings.reward, e.settings.mix_weight,
                                   e.settings.margin_scale, e.settings.rollout, e.settings.max_nodes,
-                                  e.settings.bias_weight)
+                                  e.settings.bias_weight, e.settings.leaf_weight)
         self.name = f"flatmc{iterations}"
 
     def choose(self, state: State) -> int:

@@ -51,6 +51,7 @@ class SearchSettings:
     margin_scale: float = 15.0      # VP of margin that give a margin reward of 0.73
     rollout: str = "heuristic"      # "uniform" or "heuristic" (kinds of decision weighted, doing > declining)
     bias_weight: float = 0.0        # progressive bias from the rollout policy's prior
+    leaf_weight: float = 0.0        # weight of a static evaluation of the leaf, blended with the rollout
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
@@ -84,6 +85,9 @@ class PlayerAnalysis:
     current_score: int
     breakdown: dict[str, float]      # expected final VP by source (see SOURCES)
     to_come: dict[str, float]        # expected VP still to come, by group
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 @dataclass
@@ -146,7 +150,7 @@ class Engine:
         self._last: tuple | None = None        # (player, history, root state, trees) of the last search
         self._params = make_params(self.settings.c_uct, self.settings.reward, self.settings.mix_weight,
                                    self.settings.margin_scale, self.settings.rollout, self.settings.max_nodes,
-                                   self.settings.bias_weight)
+                                   self.settings.bias_weight, self.settings.leaf_weight)
 
     # -- running the search -------------------------------------------------------------------------------
     def _check(self, state: State, viewpoint: int | None) -> int:

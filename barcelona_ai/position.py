@@ -174,7 +174,6 @@ def state_to_json(state: State, viewpoint: int | None = None) -> dict:
     r = state.raw()
     ed = state.game_data.edition
     nm = _names(ed)
-    t = nm.t
     n = r["num_players"]
     if viewpoint is not None:
         if isinstance(viewpoint, bool) or not isinstance(viewpoint, int) or not 0 <= viewpoint < n:
@@ -424,7 +423,7 @@ class _Reader:
             _fail("edition", f"expected an edition name, got {_show(edition)}")
         self.ed = load_edition(edition)                     # DataFileError for an unknown edition
         self.nm = nm = _names(self.ed)
-        t = self.t = nm.t
+        self.t = nm.t
         players = _list(d["players"], "players")
         if not 2 <= len(players) <= 4:
             raise PlayerCountError(f"players: Barcelona is played by 2 to 4 players, not {len(players)}")
@@ -710,7 +709,7 @@ class _Reader:
         self.r["pl"] = [self._player(p, x) for p, x in enumerate(lst)]
 
     def _player(self, p: int, x: Any) -> dict:
-        r, nm, t, n = self.r, self.nm, self.t, self.n
+        r, nm, t = self.r, self.nm, self.t
         path = f"players[{p}]"
         _obj(x, path, _PLAYER_KEYS, ("score", "coins", "cloth", "cerda", "hand"))
 

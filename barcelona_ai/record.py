@@ -118,15 +118,14 @@ class GameRecord:
             self.result = {"scores": state.scores(), "returns": state.returns()}
 
     # -- replaying --------------------------------------------------------------------------------------
-    def replay(self, upto: int | None = None, seed: int = 0) -> State:
-        """The state after the first `upto` entries (all by default). Hidden draws are sampled with `seed`
-        and corrected when that player places citizens."""
-        n = len(self.actions) if upto is None else upto
-        if not 0 <= n <= len(self.actions):
-            raise InvalidRecordError(f"--at {upto}: the record has {len(self.actions)} entries")
+    def steps(self, seed: int = 0):
+        """Walk the record in one pass: yields (i, state before entry i, entry) for every entry, then
+        (len, final state, None). The state is the walker's own (clone it to keep it). Hidden draws are sampled
+        with `seed`; another player's placement in a table-mode record corrects their sampled hand first."""
         s = self.initial_state(seed)
         rng = random.Random(seed)
-        for i, entry in enumerate(self.actions[:n]):
+        for i, entry in enumerate(self.actions):
+            yield i, s, entry
             a = entry.get("id")
             if a is None:
                 if not is_draw_for_other(s, self.viewpoint):
@@ -141,7 +140,17 @@ class GameRecord:
                 s.apply(a)
             except IllegalActionError as exc:
                 raise InvalidRecordError(f"actions[{i}].id: {exc}") from None
-        return s
+        yield len(self.actions), s, None
+
+    def replay(self, upto: int | None = None, seed: int = 0) -> State:
+        """The state after the first `upto` entries (all by default); see steps()."""
+        n = len(self.actions) if upto is None else upto
+        if not 0 <= n <= len(self.actions):
+            raise InvalidRecordError(f"--at {upto}: the record has {len(self.actions)} entries")
+        for i, s, _ in self.steps(seed):
+            if i == n:
+                return s
+        raise AssertionError("unreachable")
 
     # -- JSON -------------------------------------------------------------------------------------------
     def to_json(self) -> dict:

@@ -409,7 +409,7 @@ def render_player(state: Any, p: int) -> str:
 # whose decision
 
 def _status(v: _View) -> str:
-    state, r, t = v.state, v.raw, v.t
+    state, r = v.state, v.raw
     phase = PHASES.get(r["phase"], str(r["phase"]))
     frame = ""
     if r["nframes"] > 0:

@@ -35,6 +35,7 @@ cdef struct ParamsC:
     int rollout                # ROLLOUT_*
     int max_nodes              # node arena capacity (memory bound)
     double bias_weight         # progressive bias: weight of the action-kind prior, divided by (visits+1)
+    double leaf_weight         # weight of the static evaluation of the leaf in the reward (0 = rollout only)
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

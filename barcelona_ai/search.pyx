@@ -20,9 +20,9 @@ from libc.math cimport sqrt, log, exp
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from .core cimport (DataC, StateC, action_t, GameData, State, state_current_player, state_legal_actions,
+from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_current_player, state_legal_actions,
                     state_apply, state_sample_chance, state_returns, state_determinize, splitmix64, rand_below,
-                    CHANCE, TERMINAL, MAX_LEGAL, NUM_ACTIONS, NSRC, MAX_PLAYERS,
+                    CHANCE, TERMINAL, MAX_LEGAL, NUM_ACTIONS, NSRC, MAX_PLAYERS, NPROJ,
                     A_PLACE, A_INT_PICK, A_INT_DONE, A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA, A_COBBLE, A_STREET,
                     A_INTERSECTION, A_MOD_IMPROVE, A_MOD_TAKE, A_PS, A_TRAM, A_PASSENGER, A_SKIP,
                     A_END_ACTIONS, A_SAG_STEP, A_SAG_STOP, A_SAG_TILE, A_RES, A_DISCARD_COIN, A_BUILD,
@@ -158,6 +158,37 @@ cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, doubl
         m = 1.0 / (1.0 + exp(-(s.pl[i].score - best) / p.margin_scale))
         out[i] = m if p.reward == REWARD_MARGIN else p.mix_weight * win[i] + (1.0 - p.mix_weight) * m
 
+cdef double static_value(const DataC* d, const StateC* s, int p) noexcept nogil:
+    """A cheap value of a position for player p (the greedy bot's evaluate()): VP, resources, Cerdà multiplier
+    and index, Sagrada index, and the end-game VP already secured (cobblestones, passengers, Modernisme)."""
+    cdef const PlayerC* pl = &s.pl[p]
+    cdef double v = pl.score + 0.7 * (pl.coins + pl.cloth) + 3.0 * d.cerda_mult[pl.cerda] + 0.4 * pl.cerda
+    cdef int k
+    v += 1.2 * pl.sagrada
+    if pl.cobbles > 0:
+        v += d.cobble_vp[pl.cobbles - 1]
+    if pl.passengers > 0:
+        v += d.pass_vp[pl.passengers - 1]
+    for k in range(NPROJ):
+        if pl.mod_tile[k] >= 0:
+            v += 5.0
+        v += 2.0 * pl.mod_up[k]
+    return v
+
+cdef void leaf_values(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
+    """Static evaluation of a leaf for every player, as a logistic of the value margin over the best other."""
+    cdef double v[MAX_PLAYERS]
+    cdef double best
+    cdef int i, j
+    for i in range(s.num_players):
+        v[i] = static_value(d, s, i)
+    for i in range(s.num_players):
+        best = -1e18
+        for j in range(s.num_players):
+            if j != i and v[j] > best:
+                best = v[j]
+        out[i] = 1.0 / (1.0 + exp(-(v[i] - best) / p.margin_scale))
+
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -201,6 +232,7 @@ cdef class Tree:
         self.p.rollout = params["rollout"]
         self.p.max_nodes = params["max_nodes"]
         self.p.bias_weight = params["bias_weight"]
+        self.p.leaf_weight = params["leaf_weight"]
         self.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
         memset(&self.stats, 0, sizeof(RootStatsC))
         for i in range(NKEYS):
@@ -300,6 +332,7 @@ cdef class Tree:
         cdef action_t a
         cdef double r[MAX_PLAYERS]
         cdef double w[MAX_PLAYERS]
+        cdef double leaf[MAX_PLAYERS]
         cdef const DataC* d = &self.data.c
         memcpy(&s, &self.root, sizeof(StateC))
         state_determinize(d, &s, self.root_player, &self.rng)            # 1. determinize
@@ -336,8 +369,13 @@ cdef class Tree:
                 self.nodes[node].to_move = state_current_player(d, &s)
             depth += 1
             path[depth] = node
+        if self.p.leaf_weight > 0:                                        # cheap evaluation of the leaf
+            leaf_values(d, &s, &self.p, leaf)
         self.stats.actions += rollout(d, &s, self.p.rollout, &self.rng)   # 4. roll out
         reward_vector(d, &s, &self.p, r)                                  # 5. back up (max^n)
+        if self.p.leaf_weight > 0:
+            for q in range(s.num_players):
+                r[q] = (1.0 - self.p.leaf_weight) * r[q] + self.p.leaf_weight * leaf[q]
         state_returns(d, &s, w)
         for i in range(depth + 1):
             k = path[i]
@@ -459,18 +497,19 @@ cdef class Tree:
 
 
 def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, rollout="heuristic",
-                max_nodes=4_000_000, bias_weight=0.0):
+                max_nodes=4_000_000, bias_weight=0.0, leaf_weight=0.0):
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
     rollouts = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}
     if reward not in rewards:
         raise BarcelonaError(f"reward must be one of {sorted(rewards)}, not {reward!r}")
     if rollout not in rollouts:
         raise BarcelonaError(f"rollout must be one of {sorted(rollouts)}, not {rollout!r}")
-    if not 0 <= mix_weight <= 1 or margin_scale <= 0 or c_uct < 0 or max_nodes < 16 or bias_weight < 0:
+    if not 0 <= mix_weight <= 1 or margin_scale <= 0 or c_uct < 0 or max_nodes < 16 or bias_weight < 0 \
+            or not 0 <= leaf_weight <= 1:
         raise BarcelonaError("search parameters out of range")
     return {"c_uct": float(c_uct), "reward": rewards[reward], "mix_weight": float(mix_weight),
             "margin_scale": float(margin_scale), "rollout": rollouts[rollout], "max_nodes": int(max_nodes),
-            "bias_weight": float(bias_weight)}
+            "bias_weight": float(bias_weight), "leaf_weight": float(leaf_weight)}
 
 
 def rollout_games(State state, int n, seed, policy="heuristic"):

@@ -1,0 +1,617 @@
+"""Command line: ``hint``, ``analyse``, ``review`` and ``selfplay`` (the non-interactive half of the CLI).
+
+    barcelona-ai hint POSITION [--at N] [--time S | --iterations N] [--top K] [--seed N] [--threads T] [--json]
+    barcelona-ai analyse POSITION|RECORD [--at N] [--time S | --iterations N] [--seed N] [--json]
+    barcelona-ai review RECORD [--time S | --iterations N] [--seed N] [--json]
+    barcelona-ai selfplay --games N --players P --out DIR [--bot SPEC] [--seed K] [--workers W]
+
+POSITION is a position file (docs/positions.md), a game record (docs/records.md; the position after its first
+N entries with --at N) or the name of a shipped example (``barcelona-ai hint midgame-3p``; see examples.py).
+
+Every user error (unreadable file, malformed JSON, impossible counts, a file that is neither a position nor a
+record, a bad --at, a position where nobody decides) raises a BarcelonaError; ``cli.main`` prints it as one
+``error: ...`` line on stderr and exits with code 2.
+
+How ``review`` measures a decision (also printed in its header and in docs/records.md): the engine searches the
+position before the decision (the same search as ``analyse --at INDEX``) and every root move gets its visits
+and its win probability for the deciding player. The loss of the decision is
+
+    loss = max(0, win_prob(engine's move) - win_prob(played move))
+
+where the engine's move is the most visited root move. If the played move got fewer than ``MIN_VISITS`` visits
+(a root statistic from a handful of playouts is noise), it is evaluated instead by applying it and searching
+the resulting position with the same budget: the win probability of the deciding player is read from that
+search's root statistics (whoever is to move there). When a chance outcome comes next (a draw, a reveal),
+``CHANCE_SAMPLES`` outcomes are sampled with their probabilities (seeded) and the budget is split over them;
+a game that ends scores the player's win share (R127). A played move equal to the engine's move has loss 0.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from . import __version__
+from .core import CONSTANTS, State
+from .errors import BarcelonaError
+
+C = CONSTANTS
+
+# review thresholds: upper bounds on the loss of win probability (a loss above the last one is a blunder)
+THRESHOLDS = (("best", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
+MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
+MIN_VISITS = 10            # fewer visits than this at the root: the played move is evaluated by its own search
+CHANCE_SAMPLES = 4         # chance outcomes sampled when the played move leads to a chance node
+
+TO_COME_LABELS = {"cobblestones": "cobbles", "passengers": "passeng", "modernisme_tiles": "modern",
+                  "cerda_scorings": "cerda", "other_play": "play"}
+DEFAULT_ITERATIONS = {"hint": 20000, "analyse": 20000, "review": 1000}
+
+
+class CommandError(BarcelonaError):
+    """A command-line input that cannot be used (printed as ``error: ...``, exit code 2)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# arguments
+
+def _add_budget(p: argparse.ArgumentParser, command: str, threads: bool = True) -> None:
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--time", type=float, metavar="S", help="search time in seconds (per decision for review)")
+    g.add_argument("--iterations", type=int, metavar="N",
+                   help=f"ISMCTS iterations (default {DEFAULT_ITERATIONS[command]}"
+                        f"{' a decision' if command == 'review' else ''})")
+    p.add_argument("--seed", type=int, default=0, help="engine seed (default 0): same seed, same answer")
+    if threads:
+        p.add_argument("--threads", type=int, default=1, metavar="T", help="root-parallel search trees")
+    p.add_argument("--json", action="store_true", help="machine-readable output (KataGo-style payload)")
+
+
+def _limit(args: argparse.Namespace):
+    from .engine import Limit
+    if args.time is not None:
+        if not args.time > 0:
+            raise CommandError(f"--time must be a positive number of seconds, not {args.time:g}")
+        return Limit(time=args.time)
+    its = args.iterations if args.iterations is not None else DEFAULT_ITERATIONS[args.command]
+    if its < 1:
+        raise CommandError(f"--iterations must be a positive integer, not {its}")
+    return Limit(iterations=its)
+
+
+def _budget(limit) -> dict:
+    return {"iterations": limit.iterations} if limit.iterations is not None else {"time": limit.time}
+
+
+def _budget_text(limit) -> str:
+    if limit.iterations is not None:
+        return f"{limit.iterations} ISMCTS iterations"
+    return f"{limit.time:g} s of ISMCTS"
+
+
+def _engine(args: argparse.Namespace):
+    from .engine import Engine
+    if args.seed < 0:
+        raise CommandError(f"--seed must be a non-negative integer, not {args.seed}")
+    threads = getattr(args, "threads", 1)
+    if not 1 <= threads <= 64:
+        raise CommandError(f"--threads must be 1..64, not {threads}")
+    return Engine(seed=args.seed, threads=threads)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# reading positions and records
+
+def read_document(arg: str) -> tuple[str, dict, str]:
+    """(kind, document, label) for a command-line argument: a position or record file, or a shipped example's
+    name. kind is "position" or "record"."""
+    from .examples import example_text, list_examples
+    path = Path(arg)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CommandError(f"{arg}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+        label = arg
+    elif arg in list_examples():
+        text, label = example_text(arg), f"example {arg}"
+    elif path.exists():
+        raise CommandError(f"{arg}: not a file")
+    else:
+        raise CommandError(f"{arg}: no such file, and not a shipped example "
+                           f"({', '.join(list_examples())})")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CommandError(f"{arg}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    if not isinstance(doc, dict):
+        raise CommandError(f"{arg}: neither a position nor a game record (expected a JSON object, found "
+                           f"{'a list' if isinstance(doc, list) else json.dumps(doc)})")
+    fmt = doc.get("format")
+    if fmt == "barcelona-position":
+        return "position", doc, label
+    if fmt == "barcelona-record":
+        return "record", doc, label
+    raise CommandError(f"{arg}: neither a position nor a game record (expected \"format\": "
+                       f"\"barcelona-position\" or \"barcelona-record\", found {json.dumps(fmt)})")
+
+
+def load_record(doc: dict, arg: str = "record"):
+    from .record import GameRecord
+    return GameRecord.from_json(doc)
+
+
+def _decides(s: State) -> bool:
+    return not s.is_terminal() and not s.is_chance_node()
+
+
+def record_state(rec, at: int | None, seed: int = 0) -> tuple[State, int]:
+    """The state after `at` entries of a record (default: the end, or the last state where someone decides).
+    A state where nobody decides (chance outcome next, game over) is an error naming the nearest ones."""
+    n = len(rec.actions)
+    if at is not None and not 0 <= at <= n:
+        raise CommandError(f"--at {at}: the record has {n} entries (use 0..{n})")
+    chosen, prev, nxt = None, None, None
+    for i, s, _ in rec.steps(seed):
+        d = _decides(s)
+        if at is None:
+            if d:
+                chosen = (s.clone(), i)
+        elif i == at:
+            if d:
+                return s.clone(), i
+            chosen = (s.clone(), i)
+        elif d and i < at:
+            prev = i
+        elif d and i > at:
+            nxt = i
+            break
+    if chosen is None:
+        raise CommandError("the record holds no position where a player decides")
+    if at is None:
+        return chosen
+    st = chosen[0]
+    why = "the game is over" if st.is_terminal() else \
+        f"a chance outcome is next ({', '.join(st.action_to_string(a) for a, _ in st.chance_outcomes()[:4])} ...)"
+    near = " or ".join(f"--at {x}" for x in (prev, nxt) if x is not None)
+    raise CommandError(f"--at {at}: {why} there and nobody decides"
+                       + (f"; the nearest positions where a player decides: {near}" if near else ""))
+
+
+def load_state(arg: str, at: int | None = None, seed: int = 0) -> tuple[State, str, int | None]:
+    """(state, label, entries replayed or None) from a command-line argument (position, record, example)."""
+    kind, doc, label = read_document(arg)
+    if kind == "position":
+        if at is not None:
+            raise CommandError("--at applies to a game record, and this is a position")
+        return State.from_json(doc, seed=seed), label, None
+    rec = load_record(doc, arg)
+    s, i = record_state(rec, at, seed)
+    label = f"{label} after {i} of {len(rec.actions)} entries"
+    if rec.viewpoint is not None and s.current_player() != rec.viewpoint:
+        label += (f" (a table-mode record kept by player {rec.viewpoint}: player {s.current_player()}'s hand "
+                  "is a sample)")
+    return s, label, i
+
+
+def _need_decision(s: State, what: str) -> None:
+    if s.is_terminal():
+        raise CommandError(f"the game is over in this position: {what} needs a position where a player decides")
+    if s.is_chance_node():
+        outs = ", ".join(s.action_to_string(a) for a, _ in s.chance_outcomes()[:6])
+        raise CommandError(f"a chance outcome is next in this position ({outs} ...): {what} needs a position "
+                           "where a player decides")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# output helpers
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _compact(win: list[float], score: list[float]) -> str:
+    return " | ".join(f"P{q} {_pct(w)} {sc:.1f}" for q, (w, sc) in enumerate(zip(win, score)))
+
+
+def _header(s: State, label: str) -> str:
+    scores = ", ".join(f"P{q} {v}" for q, v in enumerate(s.scores()))
+    return (f"{label}: {s.num_players} players, player {s.current_player()} to move; "
+            f"VP now: {scores}")
+
+
+def _payload(args, limit, s: State, iterations: int, moves: list[dict], players: list[dict], **extra) -> dict:
+    doc = {"engine": f"barcelona_ai {__version__}", "seed": args.seed, "budget": _budget(limit),
+           "iterations": iterations, "to_move": s.current_player(), "moves": moves, "players": players}
+    doc.update(extra)
+    return doc
+
+
+def _print_players(a) -> None:
+    groups = list(a.players[0].to_come) if a.players else []
+    short = [TO_COME_LABELS.get(g, g) for g in groups]
+    print("                                        VP still to come")
+    print("player     win   expected VP    now   " + " ".join(f"{x:>7}" for x in short))
+    for p in a.players:
+        come = " ".join(f"{p.to_come[g]:7.1f}" for g in groups)
+        mark = "*" if p.player == a.player else " "
+        print(f"{mark}P{p.player}    {_pct(p.win_prob):>6}  {p.expected_score:5.1f} ± {p.score_stdev:4.1f}  "
+              f"{p.current_score:5d}   {come}")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# hint
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    s, label, at = load_state(args.position, args.at, args.seed)
+    _need_decision(s, "hint")
+    if args.top < 1:
+        raise CommandError(f"--top must be a positive integer, not {args.top}")
+    limit, engine = _limit(args), _engine(args)
+    me = s.current_player()
+    t0 = time.perf_counter()
+    plans = engine.hints(s, limit, top=args.top)
+    secs = time.perf_counter() - t0
+    if args.json:
+        a = engine.analyse(s, limit)        # same seed and budget: the root statistics of the same search
+        print(json.dumps(_payload(args, limit, s, a.iterations, [m.to_dict() for m in plans],
+                                  [asdict(p) for p in a.players], position=label, at=at, kind="hint"), indent=1))
+        return 0
+    print(_header(s, label))
+    print(f"Turn plans for player {me} ({_budget_text(limit)}, seed {args.seed}, {secs:.1f} s):")
+    for i, m in enumerate(plans, 1):
+        print(f"{i:2d}. {' ; '.join(m.moves)}")
+        print(f"    visits {m.visits}, win {_pct(m.win_prob[me])}, expected final VP {m.expected_score[me]:.1f}"
+              f"   [all: {_compact(m.win_prob, m.expected_score)}]")
+        if m.main_line:
+            print(f"    then: {' / '.join(m.main_line[:6])}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# analyse
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    s, label, at = load_state(args.position, args.at, args.seed)
+    _need_decision(s, "analyse")
+    limit, engine = _limit(args), _engine(args)
+    t0 = time.perf_counter()
+    a = engine.analyse(s, limit, top=args.top)
+    secs = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(_payload(args, limit, s, a.iterations, [m.to_dict() for m in a.moves],
+                                  [asdict(p) for p in a.players], position=label, at=at, kind="analysis",
+                                  nodes=a.nodes, search_seed=a.seed), indent=1))
+        return 0
+    me = a.player
+    print(_header(s, label))
+    print(f"Analysis for player {me} to move: {a.iterations} iterations, {a.nodes} nodes, seed {args.seed}, "
+          f"{secs:.1f} s")
+    print("(win probability, expected final VP ± spread, VP now, expected VP still to come by group; "
+          "* = to move)")
+    _print_players(a)
+    print("Best moves:")
+    for i, m in enumerate(a.moves, 1):
+        print(f"{i:2d}. {' ; '.join(m.moves):32s} visits {m.visits:6d}  win {_pct(m.win_prob[me]):>6}  "
+              f"expected {m.expected_score[me]:5.1f} VP   [all: {_compact(m.win_prob, m.expected_score)}]")
+        if m.main_line:
+            print(f"    then: {' / '.join(m.main_line[:6])}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# review
+
+def mark_of(loss: float, engine_move: bool = False) -> str:
+    """The review category of a decision that lost `loss` win probability."""
+    if engine_move:
+        return "best"
+    for name, bound in THRESHOLDS:
+        if loss <= bound + 1e-12:
+            return name
+    return "blunder"
+
+
+def thresholds_line() -> str:
+    parts = [f"{name} <= {bound:.2f}" for name, bound in THRESHOLDS]
+    return ("Marks by win probability lost against the engine's choice: best (the engine's move, or loss <= "
+            f"{THRESHOLDS[0][1]:.2f}), " + ", ".join(parts[1:]) + f", blunder > {THRESHOLDS[-1][1]:.2f}")
+
+
+def _win_share(s: State, player: int) -> float:
+    ret = s.returns()
+    total = sum(x for x in ret if x > 0)
+    return max(ret[player], 0.0) / total if total > 0 else 0.0
+
+
+def value_after(engine, s: State, action: int, player: int, limit, seed: int) -> float:
+    """Win probability of `player` after `action` is applied in `s`, from a search of the position it leads to
+    (chance outcomes sampled with their probabilities when one comes next). See the module docstring."""
+    from .engine import Limit
+    after = s.clone()
+    after.apply(action)
+    if after.is_terminal():
+        return _win_share(after, player)
+    samples = 1 if _decides(after) else CHANCE_SAMPLES
+    if limit.iterations is not None:
+        sub = Limit(iterations=max(1, limit.iterations // samples))
+    else:
+        sub = Limit(time=limit.time / samples)
+    rng = random.Random(seed)
+    values = []
+    for _ in range(samples):
+        t = after.clone()
+        while t.is_chance_node():
+            acts, probs = zip(*t.chance_outcomes())
+            t.apply(rng.choices(acts, probs)[0])
+        if t.is_terminal():
+            values.append(_win_share(t, player))
+        else:
+            values.append(engine.analyse(t, sub, top=1).players[player].win_prob)
+    return sum(values) / len(values)
+
+
+def review_record(rec, limit, seed: int = 0, threads: int = 1, progress=None) -> dict:
+    """Review every decision of a record (see the module docstring); the viewpoint player's only for a
+    table-mode record. Returns {"decisions": [...], "summary": [...]}."""
+    from .engine import Engine
+    engine = Engine(seed=seed, threads=threads)
+    decisions = []
+    for i, s, entry in rec.steps(seed):
+        if entry is None or not _decides(s) or entry.get("id") is None:
+            continue
+        player = s.current_player()
+        if rec.viewpoint is not None and player != rec.viewpoint:
+            continue
+        legal = s.legal_actions()
+        if len(legal) < 2:
+            continue
+        played = entry["id"]
+        a = engine.analyse(s, limit, top=len(legal))
+        if not a.moves:                     # a time budget too short for a single iteration
+            continue
+        best = a.moves[0]
+        by_action = {m.action: m for m in a.moves}
+        pm = by_action.get(played)
+        if played == best.action:
+            wp_played, how = best.win_prob[player], "engine"
+        elif pm is not None and pm.visits >= MIN_VISITS:
+            wp_played, how = pm.win_prob[player], "root"
+        else:
+            wp_played = value_after(engine, s, played, player, limit, seed * 1_000_003 + i)
+            how = "search"
+        loss = 0.0 if played == best.action else max(0.0, best.win_prob[player] - wp_played)
+        decisions.append({
+            "index": i, "player": player, "played": s.action_to_string(played), "played_id": played,
+            "engine_move": best.moves[0], "engine_id": best.action,
+            "engine_win_prob": best.win_prob[player], "played_win_prob": wp_played,
+            "played_visits": pm.visits if pm is not None else 0, "evaluated_by": how,
+            "loss": loss, "mark": mark_of(loss, played == best.action)})
+        if progress:
+            progress(len(decisions), i, len(rec.actions))
+    players = range(rec.players) if rec.viewpoint is None else [rec.viewpoint]
+    summary = []
+    for p in players:
+        mine = [d for d in decisions if d["player"] == p]
+        row = {"player": p, "decisions": len(mine)}
+        row.update({m: sum(1 for d in mine if d["mark"] == m) for m in MARKS})
+        row["mean_loss"] = sum(d["loss"] for d in mine) / len(mine) if mine else 0.0
+        summary.append(row)
+    return {"decisions": decisions, "summary": summary}
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    kind, doc, label = read_document(args.record)
+    if kind != "record":
+        raise CommandError(f"{args.record}: review needs a game record, and this is a position "
+                           "(use analyse or hint)")
+    rec = load_record(doc, args.record)
+    limit = _limit(args)
+    _engine(args)                            # checks --seed and --threads
+    progress = None
+    if not args.json and sys.stderr.isatty():
+        def progress(k, i, n):
+            print(f"\r  reviewing entry {i + 1}/{n} ({k} decisions) ...", end="", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    r = review_record(rec, limit, seed=args.seed, threads=args.threads, progress=progress)
+    secs = time.perf_counter() - t0
+    if progress:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    thresholds = {name: bound for name, bound in THRESHOLDS}
+    if args.json:
+        out = {"engine": f"barcelona_ai {__version__}", "seed": args.seed, "budget": _budget(limit),
+               "record": label, "players": rec.players, "viewpoint": rec.viewpoint, "entries": len(rec.actions),
+               "thresholds": thresholds, "min_visits": MIN_VISITS, **r}
+        print(json.dumps(out, indent=1))
+        return 0
+    who = "every player" if rec.viewpoint is None else f"player {rec.viewpoint} (table mode)"
+    print(f"Review of {label}: {rec.players} players, {len(rec.actions)} entries; decisions of {who} "
+          f"with a choice: {len(r['decisions'])}")
+    print(f"Engine: barcelona_ai {__version__}, {_budget_text(limit)} a decision, seed {args.seed} "
+          f"({secs:.1f} s)")
+    print(thresholds_line())
+    print("loss = win probability of the engine's move - that of the move played (for the player deciding)")
+    print()
+    w = max([len("played"), len("engine")] + [max(len(d["played"]), len(d["engine_move"]))
+                                              for d in r["decisions"]])
+    print(f"{'#':>5}  {'player':6}  {'played':{w}}  {'engine':{w}}  {'loss':>6}  mark")
+    for d in r["decisions"]:
+        print(f"{d['index']:5d}  P{d['player']:<5}  {d['played']:{w}}  {d['engine_move']:{w}}  "
+              f"{d['loss']:6.3f}  {d['mark']}")
+    print()
+    print("Summary:")
+    print(f"{'player':6}  {'decisions':>9}  " + "  ".join(f"{m:>10}" for m in MARKS) + "  mean loss")
+    for row in r["summary"]:
+        print(f"P{row['player']:<5}  {row['decisions']:9d}  " + "  ".join(f"{row[m]:10d}" for m in MARKS)
+              + f"  {row['mean_loss']:9.3f}")
+    if rec.result:
+        print(f"Result: scores {' '.join(str(x) for x in rec.result.get('scores', []))}")
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# selfplay
+
+def play_recorded_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random") -> dict:
+    """One game between bots (specs[i] plays seat i) from new_game(len(specs), setup_seed); returns the
+    record's JSON and a summary."""
+    from . import new_game
+    from .bots import make_bot
+    from .record import GameRecord
+    players = len(specs)
+    s = new_game(players, seed=setup_seed, setup=setup)
+    rec = GameRecord.for_new_game(players, setup_seed, setup=setup, seats=list(specs))
+    bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
+    chance = random.Random(setup_seed * 1_000_003 + bot_seed)
+    t0 = time.perf_counter()
+    decisions = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            acts, probs = zip(*s.chance_outcomes())
+            a = chance.choices(acts, probs)[0]
+        else:
+            a = bots[s.current_player()].choose(s)
+            decisions += 1
+        rec.add(s, a)
+        s.apply(a)
+    rec.finish(s)
+    return {"record": rec.to_json(), "scores": s.scores(), "returns": s.returns(), "decisions": decisions,
+            "seconds": time.perf_counter() - t0}
+
+
+def _selfplay_job(job):
+    return play_recorded_game(*job)
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from . import new_game
+    from .bots import make_bot
+    if args.games < 1:
+        raise CommandError(f"--games must be at least 1, not {args.games}")
+    if args.seed < 0:
+        raise CommandError(f"--seed must be a non-negative integer, not {args.seed}")
+    if args.workers < 1:
+        raise CommandError(f"--workers must be at least 1, not {args.workers}")
+    new_game(args.players, seed=0)                      # PlayerCountError for a bad --players
+    specs = args.bot or ["ismcts:300"]
+    if len(specs) == 1:
+        specs = specs * args.players
+    elif len(specs) != args.players:
+        raise CommandError(f"give one --bot for every seat, or one for all: {len(specs)} for {args.players} "
+                           "players")
+    for spec in specs:
+        make_bot(spec)                                  # an unknown bot fails before any game starts
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from None
+    jobs = [(specs, args.seed + g, args.seed + g, args.setup) for g in range(args.games)]
+    print(f"selfplay: {_plural(args.games, 'game')}, {args.players} players, seats {', '.join(specs)}; "
+          f"setups new_game({args.players}, seed={args.seed}..{args.seed + args.games - 1}); records in {out}")
+    t0 = time.perf_counter()
+    if args.workers > 1 and args.games > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=min(args.workers, args.games)) as pool:
+            results = pool.map(_selfplay_job, jobs)
+            _write_games(results, out, args)
+    else:
+        _write_games(map(_selfplay_job, jobs), out, args)
+    print(f"{_plural(args.games, 'record')} written to {out} in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _write_games(results, out: Path, args) -> None:
+    from .record import GameRecord
+    for g, r in enumerate(results, 1):
+        path = out / f"game-{g:04d}.json"
+        GameRecord.from_json(r["record"]).save(path)        # checks the record replays, then writes it
+        ret = r["returns"]
+        winners = [p for p in range(len(ret)) if ret[p] > 0]
+        print(f"{path.name}: seed {args.seed + g - 1}, scores {' '.join(str(x) for x in r['scores'])}, "
+              f"winner {' and '.join(f'P{p}' for p in winners)}; {r['decisions']} decisions, "
+              f"{r['seconds']:.1f} s", flush=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+
+def _pipe_safe(cmd):
+    """Output piped into `head` and the like: stop quietly when the reader goes away."""
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return cmd(args)
+        except BrokenPipeError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
+    run.__name__, run.__doc__ = cmd.__name__, cmd.__doc__
+    return run
+
+
+def register(sub) -> None:
+    """Add hint, analyse, review and selfplay to the barcelona-ai parser."""
+    h = sub.add_parser("hint", help="the engine's best turn plans for the player to move",
+                       description="The engine's top turn plans for the player to move in a position: visits, "
+                                   "win probability, expected final VP, main line.")
+    h.add_argument("position", metavar="POSITION",
+                   help="position or record file (.json), or a shipped example: " + ", ".join(_examples()))
+    h.add_argument("--at", type=int, metavar="N", help="for a record: the position after its first N entries")
+    h.add_argument("--top", type=int, default=3, metavar="K", help="how many turn plans (default 3)")
+    _add_budget(h, "hint")
+    h.set_defaults(func=_pipe_safe(cmd_hint), command="hint")
+
+    a = sub.add_parser("analyse", aliases=["analyze"], help="who is ahead: win probabilities, expected scores, "
+                                                              "best moves",
+                       description="Per player win probability, expected final VP ± spread, VP now and VP "
+                                   "still to come by group; then the best moves with their main lines.")
+    a.add_argument("position", metavar="POSITION|RECORD",
+                   help="position or record file (.json), or a shipped example")
+    a.add_argument("--at", type=int, metavar="N",
+                   help="for a record: the position after its first N entries (default: the end, or the last "
+                        "position where someone decides)")
+    a.add_argument("--top", type=int, default=5, metavar="K", help="how many moves (default 5)")
+    _add_budget(a, "analyse")
+    a.set_defaults(func=_pipe_safe(cmd_analyse), command="analyse")
+
+    r = sub.add_parser("review", help="mark every decision of a recorded game against the engine's choice",
+                       description="Replays a game record and marks each decision by the win probability it "
+                                   "lost against the engine's choice. " + thresholds_line() + ".")
+    r.add_argument("record", metavar="RECORD", help="game record file (.json)")
+    _add_budget(r, "review")
+    r.set_defaults(func=_pipe_safe(cmd_review), command="review")
+
+    s = sub.add_parser("selfplay", help="bots play each other; one game record per game",
+                       description="Plays N games between bots from seeded setups and writes one game record "
+                                   "per game (DIR/game-0001.json, ...).")
+    s.add_argument("--games", type=int, default=1, metavar="N")
+    s.add_argument("--players", type=int, default=2, metavar="P")
+    s.add_argument("--out", required=True, metavar="DIR", help="folder for the records (created if missing)")
+    s.add_argument("--bot", action="append", metavar="SPEC",
+                   help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (default ismcts:300); repeat it to "
+                        "give each seat its own")
+    s.add_argument("--seed", type=int, default=0, metavar="K", help="game g uses setup seed K+g-1")
+    s.add_argument("--setup", choices=("random", "printed"), default="random")
+    s.add_argument("--workers", type=int, default=1, metavar="W", help="parallel processes")
+    s.set_defaults(func=_pipe_safe(cmd_selfplay), command="selfplay")
+
+
+def _examples() -> list[str]:
+    try:
+        from .examples import list_examples
+        return list_examples()
+    except Exception:           # the parser must build even without the data files
+        return []
+
+
+__all__ = ["register", "read_document", "load_state", "record_state", "review_record",
+           "value_after", "mark_of", "thresholds_line", "play_recorded_game", "THRESHOLDS", "MARKS"]
+
