@@ -143,20 +143,26 @@ cdef inline int street_run(const DataC* d, const StateC* s, int sp) noexcept nog
 cdef inline int street_rate(const DataC* d, int sp) noexcept nogil:
     return d.run_vp_wide if d.space_wide[sp] else d.run_vp_narrow
 
+cdef inline bint apply_simple_effect(const DataC* d, StateC* s, int p, int code, int amt, int src) noexcept nogil:
+    """Resources, VP or Cerdà steps; False for a code that is not one of these."""
+    if code == E_COIN:
+        gain(d, s, p, amt, 0)
+    elif code == E_CLOTH:
+        gain(d, s, p, 0, amt)
+    elif code == E_VP:
+        add_vp(s, p, amt, src)
+    elif code == E_CERDA:
+        move_cerda(d, s, p, amt)
+    else:
+        return False
+    return True
+
 cdef void apply_simple_list(const DataC* d, StateC* s, int p, int lst, int src) noexcept nogil:
-    """Effects printed on street spaces, Intersection slots and action tiles: resources, VP, Cerdà steps."""
-    cdef int i, code, amt
+    """Effects printed on street spaces, Intersection slots and action tiles: resources, VP, Cerdà steps
+    (the data file allows nothing else there)."""
+    cdef int i
     for i in range(d.eff_n[lst]):
-        code = d.eff_code[lst * MAX_EFF + i]
-        amt = d.eff_amt[lst * MAX_EFF + i]
-        if code == E_COIN:
-            gain(d, s, p, amt, 0)
-        elif code == E_CLOTH:
-            gain(d, s, p, 0, amt)
-        elif code == E_VP:
-            add_vp(s, p, amt, src)
-        elif code == E_CERDA:
-            move_cerda(d, s, p, amt)
+        apply_simple_effect(d, s, p, d.eff_code[lst * MAX_EFF + i], d.eff_amt[lst * MAX_EFF + i], src)
 
 
 # ============================================================================================================
@@ -712,14 +718,8 @@ cdef void run_effects(const DataC* d, StateC* s) noexcept nogil:
         code = d.eff_code[lst * MAX_EFF + f.a]
         amt = d.eff_amt[lst * MAX_EFF + f.a]
         f.a += 1
-        if code == E_COIN:
-            gain(d, s, p, amt, 0)
-        elif code == E_CLOTH:
-            gain(d, s, p, 0, amt)
-        elif code == E_VP:
-            add_vp(s, p, amt, src)
-        elif code == E_CERDA:
-            move_cerda(d, s, p, amt)
+        if apply_simple_effect(d, s, p, code, amt, src):
+            pass
         elif code == E_CLOTH_PER_BLOCK:                           # PS1, A35
             gain(d, s, p, 0, blocks_with_marker(s, d, p))
         elif code == E_MARKER:

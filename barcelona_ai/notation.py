@@ -71,7 +71,7 @@ from typing import Any
 
 from .core import CONSTANTS as C
 from .errors import AmbiguousMoveError, IllegalActionError, InvalidMoveError
-from .tables import load_edition
+from .tables import load_edition, space_name
 
 NUM_ACTIONS = C["NUM_ACTIONS"]
 CLASS_LETTERS = ("W", "M", "U")
@@ -96,12 +96,7 @@ def _crossing(c: int) -> str:
     return f"({c % 5},{c // 5})"
 
 
-def _space(s: int) -> str:
-    if s < 20:
-        return f"V({s // 4},{s % 4})"
-    if s < 40:
-        return f"H({(s - 20) % 4},{(s - 20) // 4})"
-    return f"D({s - 40})"
+_space = space_name                    # "V(c,r)", "H(c,r)", "D(k)" (tables.py)
 
 
 def _plural(n: int, word: str) -> str:

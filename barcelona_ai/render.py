@@ -14,7 +14,7 @@ from typing import Any
 
 from .core import CONSTANTS as C
 from .core import SOURCES
-from .tables import ACTION_KINDS, GRANT_KINDS
+from .tables import ACTION_KINDS, GRANT_KINDS, space_name
 
 CLASS_LETTERS = ("W", "M", "U")
 WIDTH = 70
@@ -42,12 +42,7 @@ __all__ = ["render_state", "render_player"]
 # ---------------------------------------------------------------------------------------------------------------
 # helpers
 
-def _space_name(s: int) -> str:
-    if s < 20:
-        return f"V({s // 4},{s % 4})"
-    if s < 40:
-        return f"H({(s - 20) % 4},{(s - 20) // 4})"
-    return f"D({s - 40})"
+_space_name = space_name                    # "V(c,r)", "H(c,r)", "D(k)" (tables.py)
 
 
 def _cond(t: dict, cond: int) -> str:

@@ -21,7 +21,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_current_player, state_legal_actions,
-                    state_apply, state_sample_chance, state_returns, state_determinize, splitmix64, rand_below,
+                    state_apply, state_sample_chance, state_returns, state_determinize, state_playout, splitmix64, rand_below,
                     CHANCE, TERMINAL, MAX_LEGAL, NUM_ACTIONS, NSRC, MAX_PLAYERS, NPROJ,
                     A_PLACE, A_INT_PICK, A_INT_DONE, A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA, A_COBBLE, A_STREET,
                     A_INTERSECTION, A_MOD_IMPROVE, A_MOD_TAKE, A_PS, A_TRAM, A_PASSENGER, A_SKIP,
@@ -126,8 +126,11 @@ cdef inline double kind_prior(const action_t* acts, int n, action_t a) noexcept 
     return <double>KIND_WEIGHT[k] / total / count[k]
 
 cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
+    """Play to the end with the policy; returns the number of actions applied."""
     cdef action_t buf[MAX_LEGAL]
     cdef int n, cp, count = 0
+    if policy == ROLLOUT_UNIFORM:
+        return state_playout(d, s, rng)
     while True:
         cp = state_current_player(d, s)
         if cp == TERMINAL:
@@ -136,10 +139,7 @@ cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept 
             state_apply(d, s, state_sample_chance(d, s, rng))
         else:
             n = state_legal_actions(d, s, buf)
-            if policy == ROLLOUT_HEURISTIC:
-                state_apply(d, s, heuristic_choice(buf, n, rng))
-            else:
-                state_apply(d, s, buf[rand_below(rng, n)])
+            state_apply(d, s, heuristic_choice(buf, n, rng))
         count += 1
 
 cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
