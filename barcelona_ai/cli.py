@@ -1,7 +1,8 @@
-"""Command line: ``barcelona-ai demo | arena | perft | bench``."""
+"""Command line: ``barcelona-ai demo | play | table | hint | analyse | review | selfplay | arena | perft | bench``."""
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 
@@ -116,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--workers", type=int, default=2, help="parallel processes")
     r.add_argument("--quiet", action="store_true", help="no progress line")
     r.set_defaults(func=cmd_arena)
+    from . import cli_analysis, play
+    cli_analysis.register(sub)          # hint, analyse, review, selfplay
+    play.register(sub)                  # play, table
     b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
     b.add_argument("--games", type=int, default=5000)
     b.add_argument("--no-search", action="store_true", help="only the rules core")
@@ -130,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     except BarcelonaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:              # output piped into `head` and closed: not an error
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
 
 
 if __name__ == "__main__":

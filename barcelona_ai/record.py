@@ -76,6 +76,104 @@ def ensure_hand(state: State, player: int, classes: list[int]) -> None:
     state.set_raw(raw)        # note: clears the undo stack; table mode undoes by replaying its record
 
 
+def unseen_pool(state: State, seat: int) -> list[int]:
+    """Citizens `seat` has not seen, by class: the bag and every other player's hand."""
+    raw = state.raw()
+    pool = list(raw["bag"])
+    for p in range(raw["num_players"]):
+        if p != seat:
+            for k in range(3):
+                pool[k] += max(raw["pl"][p]["hand"][k], 0)
+    return pool
+
+
+def _pull_into_bag(raw: dict, k: int, exclude: set[int]) -> bool:
+    """Move a citizen of class k from a hidden hand (not in `exclude`) into the bag, giving that hand a citizen
+    of another class from the bag: the sampled split of the unseen citizens changes, nothing seen does."""
+    for q in range(raw["num_players"]):
+        if q in exclude or raw["pl"][q]["hand"][k] <= 0:
+            continue
+        j = next((j for j in range(3) if j != k and raw["bag"][j] > 0), None)
+        if j is None:
+            return False
+        raw["pl"][q]["hand"][k] -= 1
+        raw["pl"][q]["hand"][j] += 1
+        raw["bag"][k] += 1
+        raw["bag"][j] -= 1
+        return True
+    return False
+
+
+def make_drawable(state: State, k: int, seat: int) -> None:
+    """Before `seat`'s own draw of class k at a real table: if the sampled hidden hands hold every unseen
+    citizen of that class, move one back to the bag (nothing `seat` has seen changes)."""
+    raw = state.raw()
+    if raw["bag"][k] > 0:
+        return
+    if not _pull_into_bag(raw, k, {seat}):
+        pool = unseen_pool(state, seat)
+        raise InvalidRecordError(f"no {CLASSES[k]} citizen is left unseen (unseen: "
+                                 + ", ".join(f"{CLASSES[j]} {pool[j]}" for j in range(3)) + ")")
+    state.set_raw(raw)
+
+
+def give_hand(state: State, p: int, classes: list[int], seat: int) -> None:
+    """Make another player's sampled hand hold `classes` (what they visibly placed): citizens come from the
+    bag (ensure_hand), and first from third players' hidden hands when the bag and p's hand cannot supply
+    them; the third player gets back a citizen the bag can spare, or else one of p's that p does not need."""
+    raw = state.raw()
+    bag = raw["bag"]
+    hand = raw["pl"][p]["hand"]
+    want = [classes.count(k) for k in range(3)]
+    changed = False
+    if sum(want) <= sum(hand):
+        for k in range(3):
+            while want[k] > hand[k] + bag[k]:
+                q = next((q for q in range(raw["num_players"]) if q not in (seat, p)
+                          and raw["pl"][q]["hand"][k] > 0), None)
+                if q is None:
+                    break
+                other = raw["pl"][q]["hand"]
+                j = next((j for j in range(3) if j != k and bag[j] > max(0, want[j] - hand[j])), None)
+                if j is not None:                       # q swaps its k for a spare citizen of the bag
+                    bag[j] -= 1
+                    bag[k] += 1
+                else:                                   # q swaps its k for one p holds and does not need
+                    j = next(j for j in range(3) if hand[j] > want[j])
+                    hand[j] -= 1
+                    hand[k] += 1
+                other[k] -= 1
+                other[j] += 1
+                changed = True
+    if changed:
+        state.set_raw(raw)
+    ensure_hand(state, p, classes)
+
+
+def apply_entry(state: State, entry: dict, viewpoint: int | None, rng: random.Random,
+                where: str = "entry") -> None:
+    """Apply one record entry. At a real table (viewpoint set): a hidden entry is another player's draw,
+    sampled from the unseen citizens; before the viewpoint's own draw the sampled hands give back a citizen of
+    that class if needed; another player's placement first corrects their sampled hand to what they placed."""
+    a = entry.get("id")
+    if a is None:
+        if not is_draw_for_other(state, viewpoint):
+            raise InvalidRecordError(f"{where}: a hidden entry where no hidden draw is due")
+        state.apply(sample_hidden_draw(state, rng))
+        return
+    if viewpoint is not None and not isinstance(a, bool) and isinstance(a, int):
+        if state.is_chance_node() and C["A_DRAW"] <= a < C["A_REVEAL"] and state.raw()["cur"] == viewpoint:
+            make_drawable(state, a - C["A_DRAW"], viewpoint)
+        elif not state.is_chance_node() and not state.is_terminal() and state.current_player() != viewpoint \
+                and C["A_PLACE"] <= a < C["A_INT_PICK"]:
+            place_with_known_citizens(state, a, entry.get("move", ""), viewpoint)
+            return
+    try:
+        state.apply(a)
+    except IllegalActionError as exc:
+        raise InvalidRecordError(f"{where}.id: {exc}") from None
+
+
 @dataclass
 class GameRecord:
     players: int
@@ -126,20 +224,7 @@ class GameRecord:
         rng = random.Random(seed)
         for i, entry in enumerate(self.actions):
             yield i, s, entry
-            a = entry.get("id")
-            if a is None:
-                if not is_draw_for_other(s, self.viewpoint):
-                    raise InvalidRecordError(f"actions[{i}]: a hidden entry where no hidden draw is due")
-                s.apply(sample_hidden_draw(s, rng))
-                continue
-            if self.viewpoint is not None and not s.is_chance_node() and s.current_player() != self.viewpoint \
-                    and C["A_PLACE"] <= a < C["A_INT_PICK"]:
-                place_with_known_citizens(s, a, entry.get("move", ""))
-                continue
-            try:
-                s.apply(a)
-            except IllegalActionError as exc:
-                raise InvalidRecordError(f"actions[{i}].id: {exc}") from None
+            apply_entry(s, entry, self.viewpoint, rng, f"actions[{i}]")
         yield len(self.actions), s, None
 
     def replay(self, upto: int | None = None, seed: int = 0) -> State:
@@ -223,7 +308,7 @@ class GameRecord:
         return GameRecord.from_json(text)
 
 
-def place_with_known_citizens(state: State, action: int, move: str) -> None:
+def place_with_known_citizens(state: State, action: int, move: str, viewpoint: int) -> None:
     """Apply another player's placement at a real table: their (sampled) hand is first corrected to hold the
     citizens seen on the crossing. `move` is the notation 'place (c,r) T/B' (bottom class from it)."""
     p = state.current_player()
@@ -235,5 +320,8 @@ def place_with_known_citizens(state: State, action: int, move: str) -> None:
         if "/" not in tail or tail.split("/")[1].upper() not in CLASSES:
             raise InvalidRecordError(f"a placement by player {p} needs both citizens, e.g. 'place (1,2) W/M'")
         classes.append(CLASSES.index(tail.split("/")[1].upper()))
-    ensure_hand(state, p, classes)
-    state.apply(action)
+    give_hand(state, p, classes, viewpoint)
+    try:
+        state.apply(action)
+    except IllegalActionError as exc:
+        raise InvalidRecordError(f"placement by player {p}: {exc}") from None

@@ -1,0 +1,341 @@
+"""`barcelona-ai play` and `barcelona-ai table`, driven as a user would: a subprocess fed typed lines on stdin.
+
+Scripts answer "1" (the first listed legal choice) where the exact decision does not matter: numbered choices
+are always legal, so enough "1" lines finish any game. Search budgets are tiny (30 iterations a decision).
+Hidden information follows rules A6: the other players' hands are never shown and, at a real table, their draws
+are sampled and corrected when they place (record.place_with_known_citizens / ensure_hand).
+"""
+import io
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+
+
+from barcelona_ai import CONSTANTS as C
+from barcelona_ai import new_game
+from barcelona_ai.engine import Engine, Limit
+from barcelona_ai.play import Session, Spinner, columns, mask_hands
+from barcelona_ai.record import give_hand, make_drawable, unseen_pool
+from barcelona_ai.record import GameRecord, place_with_known_citizens
+
+
+def cli(args, lines, timeout=240):
+    text = "".join(line + "\n" for line in lines)
+    return subprocess.run([sys.executable, "-m", "barcelona_ai", *args], input=text, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# play
+
+def test_play_whole_game_with_hint_bad_input_undo_save_and_reload(tmp_path):
+    saved = tmp_path / "game.json"
+    first = ["?",                      # hint: the engine's top turn plans
+             "hello there",            # not notation
+             "99",                     # no such choice number
+             "gain 2 coins",           # a real move, illegal during placement (R37: place first)
+             "1",                      # place
+             "undo",                   # take the placement back
+             "show 1", "board", "help",
+             "1", "1", "1", "1", "1", "1",
+             f"save {saved}", "quit"]
+    p = cli(["play", "--players", "2", "--seat", "0", "--seed", "11", "--iterations", "30"], first)
+    out = p.stdout
+    assert p.returncode == 0, p.stderr
+    assert "Seed 11" in out
+    assert "Hints for P0 (you) (30 iterations):" in out and re.search(r"win \d+%, expected final VP \d+", out)
+    assert "'hello there' is not a move in Barcelona notation" in out
+    assert "There is no choice 99" in out
+    assert "'gain 2 coins' is a well-formed move" in out and "not legal now" in out
+    assert re.search(r"Took back P0 \(you\): place \(\d,\d\) [WMU]/[WMU]", out)
+    assert " hand: 2 hidden" in out                       # the computer's hand is not shown (A6)
+    assert "Commands (at any prompt)" in out
+    assert "Saved the game record" in out and "Game stopped." in out
+    # the game went on after every bad entry: a placement was played after them
+    assert out.index("There is no choice 99") < out.rindex("P0 (you): place (")
+
+    rec = GameRecord.load(saved)
+    assert rec.players == 2 and rec.seats == ["human", "ismcts:30"]
+    assert rec.viewpoint is None and rec.result is None
+    assert any(e["by"] == 0 for e in rec.actions) and any(e["by"] == 1 for e in rec.actions)
+    n_saved = len(rec.actions)
+
+    p = cli(["play", "--load", str(saved), "--seat", "0", "--iterations", "30"], ["?"] + ["1"] * 400)
+    out = p.stdout
+    assert p.returncode == 0, p.stderr
+    assert f"Loaded {saved}: {n_saved} entries replayed." in out
+    assert "Seed 11" in out                               # the record's seed keeps the chance outcomes
+    assert re.search(r"  P1: .+   \([+-]\d+ VP, win \d+%\)", out)      # a computer move and its reason
+    assert "=== Game over ===" in out and "Final scores (VP by source):" in out
+    assert re.search(r"P0 \(you\)\s+\d+ VP  \(", out) and re.search(r"P1\s+\d+ VP  \(", out)
+    assert re.search(r"Winner: P[01]( \(you\))?", out) and "R127" in out
+
+
+def test_play_same_seed_and_answers_replay_the_same_game():
+    args = ["play", "--players", "2", "--seed", "4", "--iterations", "30", "--seat", "1"]
+    a = cli(args, ["1"] * 12 + ["quit"]).stdout
+    b = cli(args, ["1"] * 12 + ["quit"]).stdout
+    assert a == b and "P0: place (" in a
+
+
+def test_play_input_ending_mid_game_stops_cleanly_with_exit_1():
+    p = cli(["play", "--players", "2", "--seed", "3", "--iterations", "30"], ["1"])
+    assert p.returncode == 1
+    assert "Input ended before the game was over" in p.stdout
+    assert "Traceback" not in p.stderr
+
+
+def test_play_bad_arguments_are_clear_errors(tmp_path):
+    p = cli(["play", "--players", "2", "--seat", "2", "--iterations", "30"], [])
+    assert p.returncode == 2 and "no seat 2" in p.stderr
+    p = cli(["play", "--load", str(tmp_path / "missing.json")], [])
+    assert p.returncode == 2 and "cannot be read" in p.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "barcelona-record", "version": 1, "players": 9}')
+    p = cli(["play", "--load", str(bad)], [])
+    assert p.returncode == 2 and "players" in p.stderr
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# table
+
+def _first_turn_script(seed):
+    """Seat 0's first turn of a fresh 2-player game typed in notation, with its own draws (R32) and any
+    Modernisme reveal (R73) typed too; returns the lines and the state where seat 1 is to place."""
+    s = new_game(players=2, seed=seed)
+    lines = []
+    while True:
+        if s.is_chance_node():
+            acts = s.legal_actions()
+            assert s.raw()["cur"] == 0 or acts[0] >= C["A_REVEAL"]
+            if acts[0] >= C["A_REVEAL"]:
+                a = acts[-1]
+                if len(acts) > 1:
+                    lines.append(s.action_to_string(a))
+            else:
+                a = C["A_DRAW"] + 1 if C["A_DRAW"] + 1 in acts else acts[0]
+                lines.append(s.action_to_string(a))            # 'draw M'
+            s.apply(a)
+            continue
+        if s.current_player() != 0:
+            return lines, s
+        legal = s.legal_actions()
+        if len(legal) > 1:
+            lines.append(s.action_to_string(legal[0]))
+        s.apply(legal[0])
+
+
+def test_table_mode_entries_hint_hidden_draws_and_bad_input(tmp_path):
+    seed = 5
+    own, s = _first_turn_script(seed)
+    assert s.current_player() == 1 and s.raw()["phase"] == C["PH_PLACE"]
+    crossing = (s.legal_actions()[-1] - C["A_PLACE"]) // 3
+    placement = f"place ({crossing % 5},{crossing // 5}) U/W"
+    saved = tmp_path / "table.json"
+    lines = (["?", "1"] + own[1:] +           # a hint on seat 0's turn, then its turn as typed
+             ["1",                          # placements of another player are not numbered
+              "place (7,1) W/M",            # no such crossing
+              f"place ({crossing % 5},{crossing // 5}) U",      # seat 1 places two citizens: both are named
+              "end actions",                # not a placement
+              placement] +
+             ["1"] * 20 + ["?", f"save {saved}", "undo", "quit"])
+    p = cli(["table", "--players", "2", "--seat", "0", "--seed", str(seed), "--iterations", "30"], lines)
+    out = p.stdout
+    assert p.returncode == 0, p.stderr
+    assert "Hints for P0 (you) (30 iterations):" in out
+    assert "You: draw M" in out
+    assert "hand is not known, so placements are not numbered" in out
+    assert "(7,1) is not a crossing" in out
+    assert "P1 places 2 citizens: name both" in out
+    assert "'end actions' is not a placement" in out
+    assert f"P1: {placement}" in out
+    assert "P1 draws a citizen: hidden from you" in out
+    assert " hand: 2 hidden" in out
+    assert "Took back" in out and "Game stopped." in out
+
+    rec = GameRecord.load(saved)            # replays: the hidden draws are resampled, the hand corrected
+    assert rec.viewpoint == 0
+    assert {"id": None, "move": "draw (hidden)", "by": "chance"} in rec.actions
+    assert any(e["by"] == 1 and e["move"] == placement for e in rec.actions)
+    assert any(e["by"] == "chance" and e["move"] == "draw M" for e in rec.actions)
+    state = rec.replay(seed=3)
+    assert not state.is_terminal()
+
+    # and the record continues in table mode
+    p = cli(["table", "--load", str(saved), "--seat", "0", "--iterations", "30"], ["board", "quit"])
+    assert p.returncode == 0, p.stderr
+    assert "barcelona-ai table: 2 players, record" in p.stdout
+
+
+def _transcribe(players, seed, seat=0):
+    """A seeded random game, as the player in `seat` would type it at the table: every decision with a choice,
+    other players' placements with both citizens named, own draws and Modernisme reveals; never the other
+    players' draws (A6). Returns the lines and the true final scores."""
+    s = new_game(players=players, seed=seed)
+    rng = random.Random(seed + 100)
+    lines = []
+    while not s.is_terminal():
+        acts = s.legal_actions()
+        if s.is_chance_node():
+            a = rng.choices(*zip(*s.chance_outcomes()))[0]
+            if acts[0] >= C["A_REVEAL"]:
+                if len(acts) > 1:
+                    lines.append(s.action_to_string(a))
+            elif s.raw()["cur"] == seat:
+                lines.append(s.action_to_string(a))
+            s.apply(a)
+            continue
+        p = s.current_player()
+        a = rng.choice(acts)
+        if p != seat and s.raw()["phase"] == C["PH_PLACE"] and a < C["A_INT_PICK"]:
+            c, top = divmod(a - C["A_PLACE"], 3)
+            hand = list(s.raw()["pl"][p]["hand"])
+            hand[top] -= 1
+            rest = [k for k in range(3) for _ in range(hand[k])]
+            lines.append(f"place ({c % 5},{c // 5}) {'WMU'[top]}" + (f"/{'WMU'[rest[0]]}" if rest else ""))
+        elif len(acts) > 1:
+            lines.append(s.action_to_string(a))
+        s.apply(a)
+    return lines, s.scores()
+
+
+def test_table_mode_whole_games_typed_from_one_seat_reach_the_true_scores():
+    """A whole 3- and 4-player game entered at the table from seat 0 ends with the scores of the game that was
+    really played, though seat 0 never saw the other hands: the sampled hands are corrected at every placement
+    (also when a citizen has to come from a third player's sampled hand)."""
+    for players, seed in ((3, 1), (4, 59)):
+        lines, scores = _transcribe(players, seed)
+        p = cli(["table", "--players", str(players), "--seed", str(seed), "--iterations", "10"], lines)
+        assert p.returncode == 0, (p.stdout[-2000:], p.stderr)
+        final = p.stdout[p.stdout.index("Final scores (VP by source):"):]
+        for i, v in enumerate(scores):
+            assert re.search(rf"  P{i}( \(you\))?\s+{v} VP  \(", final), (i, v, final)
+        assert "draws a citizen: hidden from you" in p.stdout
+
+
+def test_table_mode_from_a_viewpoint_position(tmp_path):
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(new_game(players=3, seed=2).to_json(viewpoint=0)))
+    p = cli(["table", "--position", str(pos), "--seat", "0", "--iterations", "30"],
+            ["show 2", "show 7", "?", "quit"])
+    out = p.stdout
+    assert p.returncode == 0, p.stderr
+    assert "barcelona-ai table: 3 players, position" in out
+    assert out.count(" hand: 2 hidden") >= 3             # two hidden hands on the board, one from 'show 2'
+    assert "No player '7'" in out
+    assert "Hints for P0 (you)" in out
+    p = cli(["table", "--position", str(pos), "--players", "4"], [])
+    assert p.returncode == 2 and "the position has 3 players" in p.stderr
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# pieces
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_spinner_draws_only_on_a_terminal():
+    tty = _Tty()
+    with Spinner("thinking", stream=tty, interval=0.02):
+        time.sleep(0.15)
+    assert "thinking" in tty.getvalue() and tty.getvalue().endswith("\r")
+    pipe = io.StringIO()
+    with Spinner("thinking", stream=pipe, interval=0.02):
+        time.sleep(0.05)
+    assert pipe.getvalue() == ""
+
+
+def test_columns_and_hand_masking():
+    text = columns([f"move {i}" for i in range(30)], width=60)
+    assert " 1) move 0" in text and "30) move 29" in text and len(text.splitlines()) < 30
+    s = new_game(players=2, seed=1)
+    masked = mask_hands(s.render(), s, 0)
+    assert masked.count(" hand: 2 hidden") == 1 and " hand: 2 hidden" not in s.render()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# table mode when the sampled hidden hands hold what the viewpoint player then sees (A6)
+
+def _random_walk_until(players, found, games=2000):
+    """The first state of seeded random games where found(state) gives a class id (or None)."""
+    for g in range(games):
+        s = new_game(players=players, seed=g)
+        rng = random.Random(g)
+        while not s.is_terminal():
+            k = found(s)
+            if k is not None:
+                return s, k
+            if s.is_chance_node():
+                acts, probs = zip(*s.chance_outcomes())
+                s.apply(rng.choices(acts, probs)[0])
+            else:
+                s.apply(rng.choice(s.legal_actions()))
+    raise AssertionError("no such state in the sampled games")
+
+
+def _own_draw_of_a_class_held_by_the_other_hand():
+    """2 players, seat 0 about to draw (R32): the bag has no citizen of class k, the opponent's hand has one."""
+    def found(s):
+        r = s.raw()
+        if s.is_chance_node() and s.legal_actions()[0] < C["A_REVEAL"] and r["cur"] == 0:
+            return next((k for k in range(3) if r["bag"][k] == 0 and r["pl"][1]["hand"][k] > 0), None)
+        return None
+    s, k = _random_walk_until(2, found)
+    rec = GameRecord(players=2, start={"position": s.to_json(viewpoint=0)}, viewpoint=0,
+                     actions=[{"id": C["A_DRAW"] + k, "move": f"draw {'WMU'[k]}", "by": "chance"}])
+    return s, k, rec
+
+
+def test_table_own_draw_of_a_class_the_sampled_hands_hold():
+    s, k, rec = _own_draw_of_a_class_held_by_the_other_hand()
+    assert unseen_pool(s, 0)[k] > 0 and C["A_DRAW"] + k not in s.legal_actions()
+    make_drawable(s, k, 0)                      # the sampled split changes; nothing seat 0 sees does
+    s.apply(C["A_DRAW"] + k)
+    for seed in range(30):                      # every resampling of the hidden hand replays
+        sess = Session("table", rec, 0, seed, Limit(iterations=10), Engine(), ["P0 (you)", "P1"])
+        assert len(sess.record.actions) == 1 and sess.typed == [True]
+
+
+def test_record_replay_of_own_draw_held_by_a_sampled_hand():
+    """A6: the table player's own draw replays whatever the resampled hidden hands hold."""
+    _, _, rec = _own_draw_of_a_class_held_by_the_other_hand()
+    for seed in range(30):
+        rec.replay(seed=seed)
+
+
+def _placement_needing_a_third_hand():
+    """3 players, seat 1 to place two citizens: class k is in nobody's reach but seat 2's sampled hand."""
+    def found(s):
+        r = s.raw()
+        if s.is_chance_node() or r["phase"] != C["PH_PLACE"] or s.current_player() != 1 or \
+                sum(r["pl"][1]["hand"]) != 2:
+            return None
+        return next((k for k in range(3) if r["bag"][k] == 0 and r["pl"][2]["hand"][k] > 0
+                     and r["pl"][1]["hand"][k] == 0), None)
+    s, k = _random_walk_until(3, found)
+    place = next(a for a in s.legal_actions() if a < C["A_INT_PICK"])
+    c = (place - C["A_PLACE"]) // 3
+    a = C["A_PLACE"] + c * 3 + k
+    return s, k, a, f"place ({c % 5},{c // 5}) {'WMU'[k]}/{'WMU'[k]}" if unseen_pool(s, 0)[k] > 1 else \
+        f"place ({c % 5},{c // 5}) {'WMU'[k]}/{'WMU'[(k + 1) % 3]}"
+
+
+def test_table_placement_of_a_citizen_only_a_third_sampled_hand_holds():
+    s, k, a, move = _placement_needing_a_third_hand()
+    bottom = "WMU".index(move[-1])
+    give_hand(s, 1, [k, bottom], 0)
+    s.apply(a)
+    assert s.raw()["cross_hi"][(a - C["A_PLACE"]) // 3] == k
+
+
+def test_record_placement_of_a_citizen_only_a_third_sampled_hand_holds():
+    """A6 (3-4 players): a citizen another player visibly placed may sit in a third player's sampled hand."""
+    s, k, a, move = _placement_needing_a_third_hand()
+    place_with_known_citizens(s, a, move, 0)
+    c = (a - C["A_PLACE"]) // 3
+    assert s.raw()["cross_hi"][c] == k and s.raw()["cross_lo"][c] == "WMU".index(move[-1])
