@@ -11,19 +11,19 @@ from .errors import BarcelonaError
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """The embedded default position: the board, the engine's hints and analysis, then a game played out by
-    the engine (seat 0) against greedy bots."""
+    """A shipped example position (default: the mid-game one): the board, the engine's hints and analysis,
+    then the game played out by the engine (the player to move) against greedy bots."""
     from .bots import GreedyBot, ISMCTSBot
+    from .cli_analysis import load_state
     from .engine import Engine, Limit
-    s = new_game(players=args.players, seed=args.seed, setup=args.setup)
-    print(f"barcelona_ai {__version__}: default position, {args.players} players, seed {args.seed}, "
-          f"{args.setup} setup\n")
+    s, label, _ = load_state(args.position)
+    me = s.current_player()
+    print(f"barcelona_ai {__version__}: {label}, {s.num_players} players, player {me} to move\n")
     print(s.render())
     engine = Engine(seed=args.seed)
     limit = Limit(iterations=args.iterations)
     print(f"\nHints for player {s.current_player()} ({args.iterations} ISMCTS iterations):")
     for i, h in enumerate(engine.hints(s, limit, top=3), 1):
-        me = s.current_player()
         print(f"  {i}. {' ; '.join(h.moves)}")
         print(f"     visits {h.visits}, win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f}; "
               f"then {' / '.join(h.main_line[:3])}")
@@ -32,10 +32,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for p in a.players:
         come = ", ".join(f"{k} {v:.0f}" for k, v in p.to_come.items())
         print(f"  player {p.player}: {p.win_prob:5.0%}  {p.expected_score:5.1f} +- {p.score_stdev:4.1f}  ({come})")
-    print(f"\nPlaying the game out: seat 0 is ISMCTS ({args.play_iterations} iterations a decision), "
-          "the other seats are greedy bots ...")
-    bots = [ISMCTSBot(iterations=args.play_iterations, seed=args.seed)] + \
-        [GreedyBot(args.seed + i) for i in range(1, args.players)]
+    print(f"\nPlaying the game out: player {me} is ISMCTS ({args.play_iterations} iterations a decision), "
+          "the other players are greedy bots ...")
+    bots = [ISMCTSBot(iterations=args.play_iterations, seed=args.seed) if p == me else GreedyBot(args.seed + p)
+            for p in range(s.num_players)]
     rng = random.Random(args.seed)
     while not s.is_terminal():
         if s.is_chance_node():
@@ -49,7 +49,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print("Final scores by source:")
     for p, (score, parts) in enumerate(zip(s.scores(), s.score_breakdown())):
         nonzero = ", ".join(f"{k} {v}" for k, v in parts.items() if v)
-        who = "ISMCTS" if p == 0 else "greedy"
+        who = "ISMCTS" if p == me else "greedy"
         print(f"  player {p} ({who}): {score:4d} VP  ({nonzero})")
     ret = s.returns()
     winners = [p for p in range(len(ret)) if ret[p] > 0]
@@ -94,9 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"barcelona_ai {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="the engine on the default position: hints, analysis, a game played out")
-    d.add_argument("--players", type=int, default=4)
+    d.add_argument("position", nargs="?", default="midgame-3p",
+                   help="a shipped example (midgame-3p, start-2p, start-3p, start-4p) or a position file")
     d.add_argument("--seed", type=int, default=7)
-    d.add_argument("--setup", choices=("random", "printed"), default="random")
     d.add_argument("--iterations", type=int, default=20000, help="ISMCTS iterations for hints and analysis")
     d.add_argument("--play-iterations", type=int, default=1000, help="ISMCTS iterations a decision in the game")
     d.set_defaults(func=cmd_demo)

@@ -11,9 +11,11 @@ def run(*args, ok=True):
 
 
 def test_demo_shows_position_hints_analysis_and_result():
-    out = run("demo", "--players", "2", "--seed", "3", "--iterations", "400", "--play-iterations", "30").stdout
-    for needle in ("Hints for player 0", "Analysis", "Final scores by source", "Winner: player"):
+    out = run("demo", "--iterations", "400", "--play-iterations", "30").stdout
+    for needle in ("example midgame-3p", "Hints for player 1", "Analysis", "Final scores by source", "Winner: player"):
         assert needle in out
+    out = run("demo", "start-2p", "--iterations", "300", "--play-iterations", "20").stdout
+    assert "Hints for player 0" in out and "2 players" in out
 
 
 def test_perft_and_divide():
@@ -34,6 +36,6 @@ def test_arena_and_bad_bot():
     assert p.returncode == 2 and "unknown bot" in p.stderr
 
 
-def test_bad_player_count_is_a_clear_error():
-    p = run("demo", "--players", "5", ok=False)
-    assert p.returncode == 2 and "2 to 4 players" in p.stderr
+def test_bad_position_is_a_clear_error():
+    p = run("demo", "no-such-position", ok=False)
+    assert p.returncode == 2 and "error:" in p.stderr and "Traceback" not in p.stderr
