@@ -78,7 +78,8 @@ class FlatMCBot(Bot):
         e = Engine(seed, **settings)
         self.params = make_params(e.settings.c_uct, e.settings.reward, e.settings.mix_weight,
                                   e.settings.margin_scale, e.settings.rollout, e.settings.max_nodes,
-                                  e.settings.bias_weight, e.settings.leaf_weight)
+                                  e.settings.bias_weight, e.settings.leaf_weight,
+                                  e.settings.turn_horizon, e.settings.widen_c, e.settings.widen_alpha)
         self.name = f"flatmc{iterations}"
 
     def choose(self, state: State) -> int:
@@ -123,7 +124,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             settings[k] = v
         if k in ("threads", "max_nodes"):
             settings[k] = int(float(v))
-        if k == "reuse_tree":
+        if k in ("reuse_tree", "turn_horizon"):
             settings[k] = v.lower() in ("1", "true", "yes", "on")
     if name == "random":
         return RandomBot(seed)

@@ -52,6 +52,9 @@ class SearchSettings:
     rollout: str = "heuristic"      # "uniform" or "heuristic" (kinds of decision weighted, doing > declining)
     bias_weight: float = 0.0        # progressive bias from the rollout policy's prior
     leaf_weight: float = 0.0        # weight of a static evaluation of the leaf, blended with the rollout
+    turn_horizon: bool = False      # the tree holds only the searcher's current turn (rollouts from its end)
+    widen_c: float = 0.0            # progressive widening: at most widen_c * visits^widen_alpha + 1 children,
+    widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
@@ -150,7 +153,8 @@ class Engine:
         self._last: tuple | None = None        # (player, history, root state, trees) of the last search
         self._params = make_params(self.settings.c_uct, self.settings.reward, self.settings.mix_weight,
                                    self.settings.margin_scale, self.settings.rollout, self.settings.max_nodes,
-                                   self.settings.bias_weight, self.settings.leaf_weight)
+                                   self.settings.bias_weight, self.settings.leaf_weight,
+                                   self.settings.turn_horizon, self.settings.widen_c, self.settings.widen_alpha)
 
     # -- running the search -------------------------------------------------------------------------------
     def _check(self, state: State, viewpoint: int | None) -> int:

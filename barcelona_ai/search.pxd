@@ -36,6 +36,9 @@ cdef struct ParamsC:
     int max_nodes              # node arena capacity (memory bound)
     double bias_weight         # progressive bias: weight of the action-kind prior, divided by (visits+1)
     double leaf_weight         # weight of the static evaluation of the leaf in the reward (0 = rollout only)
+    int turn_horizon           # 1: the tree holds only the searcher's current turn; rollouts start at its end
+    double widen_c             # progressive widening: a node with n visits has at most widen_c * n^widen_alpha
+    double widen_alpha         #   + 1 children, added in the rollout policy's order (0 = off: try every action)
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

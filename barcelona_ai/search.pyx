@@ -16,7 +16,7 @@ Nodes live in one growable C array (NodeC, 72 bytes); no Python object is touche
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-from libc.math cimport sqrt, log, exp
+from libc.math cimport sqrt, log, exp, pow
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -26,7 +26,7 @@ from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cur
                     A_PLACE, A_INT_PICK, A_INT_DONE, A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA, A_COBBLE, A_STREET,
                     A_INTERSECTION, A_MOD_IMPROVE, A_MOD_TAKE, A_PS, A_TRAM, A_PASSENGER, A_SKIP,
                     A_END_ACTIONS, A_SAG_STEP, A_SAG_STOP, A_SAG_TILE, A_RES, A_DISCARD_COIN, A_BUILD,
-                    A_DRAW, A_REVEAL)
+                    A_DRAW, A_REVEAL, PH_DRAW)
 
 from .errors import BarcelonaError
 
@@ -233,6 +233,9 @@ cdef class Tree:
         self.p.max_nodes = params["max_nodes"]
         self.p.bias_weight = params["bias_weight"]
         self.p.leaf_weight = params["leaf_weight"]
+        self.p.turn_horizon = params["turn_horizon"]
+        self.p.widen_c = params["widen_c"]
+        self.p.widen_alpha = params["widen_alpha"]
         self.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
         memset(&self.stats, 0, sizeof(RootStatsC))
         for i in range(NKEYS):
@@ -278,12 +281,14 @@ cdef class Tree:
         """One decision: expand an untried legal action if any, else UCB1 over the available children."""
         cdef action_t buf[MAX_LEGAL]
         cdef action_t untried[MAX_LEGAL]
-        cdef int n = state_legal_actions(&self.data.c, s, buf), i, c, nu = 0, best = -1
+        cdef int n = state_legal_actions(&self.data.c, s, buf), i, c, nu = 0, best = -1, nchildren = 0
         cdef double score, best_score = -1e300, logn, mean, prior
+        cdef bint widen
         cdef NodeC* ch
         c = self.nodes[node].first_child
         while c >= 0:
             self.mark[self.nodes[c].key] = c
+            nchildren += 1
             c = self.nodes[c].next_sibling
         for i in range(n):
             c = self.mark[buf[i]]
@@ -292,7 +297,11 @@ cdef class Tree:
                 nu += 1
             else:
                 self.nodes[c].avail += 1
-        if nu > 0 and self.n < self.p.max_nodes:
+        # Progressive widening: a new child only while the node has few children for its visits (or none of
+        # its children is legal in this determinization); otherwise choose among the existing ones.
+        widen = self.p.widen_c <= 0 or nu == n or \
+            nchildren < self.p.widen_c * pow(self.nodes[node].visits + 1.0, self.p.widen_alpha) + 1.0
+        if nu > 0 and widen and self.n < self.p.max_nodes:
             if self.p.rollout == ROLLOUT_HEURISTIC:
                 best = self.new_node(node, heuristic_choice(untried, nu, &self.rng), cp, -2)
             else:
@@ -341,6 +350,9 @@ cdef class Tree:
             cp = state_current_player(d, &s)
             if cp == TERMINAL:
                 break
+            if self.p.turn_horizon and (s.phase == PH_DRAW or (s.cur != self.root_player
+                                                                and cp != self.root_player)):
+                break                                                     # the searcher's turn is over
             if cp == CHANCE:
                 a = state_sample_chance(d, &s, &self.rng)
                 key = a
@@ -497,7 +509,8 @@ cdef class Tree:
 
 
 def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, rollout="heuristic",
-                max_nodes=4_000_000, bias_weight=0.0, leaf_weight=0.0):
+                max_nodes=4_000_000, bias_weight=0.0, leaf_weight=0.0, turn_horizon=False, widen_c=0.0,
+                widen_alpha=0.5):
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
     rollouts = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}
     if reward not in rewards:
@@ -509,7 +522,8 @@ def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, roll
         raise BarcelonaError("search parameters out of range")
     return {"c_uct": float(c_uct), "reward": rewards[reward], "mix_weight": float(mix_weight),
             "margin_scale": float(margin_scale), "rollout": rollouts[rollout], "max_nodes": int(max_nodes),
-            "bias_weight": float(bias_weight), "leaf_weight": float(leaf_weight)}
+            "bias_weight": float(bias_weight), "leaf_weight": float(leaf_weight),
+            "turn_horizon": 1 if turn_horizon else 0, "widen_c": float(widen_c), "widen_alpha": float(widen_alpha)}
 
 
 def rollout_games(State state, int n, seed, policy="heuristic"):
