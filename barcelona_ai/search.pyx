@@ -112,6 +112,62 @@ cdef action_t heuristic_choice(const action_t* acts, int n, uint64_t* rng) noexc
             r -= 1
     return acts[0]
 
+cdef int PLACE_BUILD_WEIGHT = 100     # weight of a placement that enables a construction (others: 1); measured
+                                     # in policy duels against uniform play: 2p 0.758 -> 0.905, 4p 0.531 -> 0.679
+cdef int BUILD_TYPE_WEIGHT[4]         # construction options by type: CORNER, L1, L2, L3
+BUILD_TYPE_WEIGHT[:] = [1, 1, 1, 100]       # Level-3 first: policy duels 2p 0.903 -> 0.922, 4p 0.674 -> 0.759
+
+cdef action_t place_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
+                           uint64_t* rng) noexcept nogil:
+    """A placement, preferring crossings next to a building space with citizens already around it (so that a
+    construction becomes possible this turn)."""
+    cdef int w[MAX_LEGAL]
+    cdef int i, j, q, c, bs, x, total = 0, r, enables
+    for i in range(n):
+        c = (acts[i] - A_PLACE) // 3
+        enables = 0
+        for j in range(d.cross_nbs[c]):
+            bs = d.cross_bs[c * 6 + j]
+            if s.bld_level[bs] >= 3:                  # Level-3 and Corner buildings cannot be overbuilt
+                continue
+            for q in range(d.bs_ncross[bs]):
+                x = d.bs_cross[bs * 4 + q]
+                if x != c and s.cross_lo[x] >= 0:
+                    enables = 1
+                    break
+            if enables:
+                break
+        w[i] = PLACE_BUILD_WEIGHT if enables else 1
+        total += w[i]
+    r = <int>rand_below(rng, total)
+    for i in range(n):
+        if r < w[i]:
+            return acts[i]
+        r -= w[i]
+    return acts[n - 1]
+
+cdef action_t build_choice(const DataC* d, const action_t* acts, int n, uint64_t* rng) noexcept nogil:
+    """A construction option, weighted by building type."""
+    cdef int i, total = 0, r
+    for i in range(n):
+        total += BUILD_TYPE_WEIGHT[d.opt_type[acts[i] - A_BUILD]]
+    r = <int>rand_below(rng, total)
+    for i in range(n):
+        if r < BUILD_TYPE_WEIGHT[d.opt_type[acts[i] - A_BUILD]]:
+            return acts[i]
+        r -= BUILD_TYPE_WEIGHT[d.opt_type[acts[i] - A_BUILD]]
+    return acts[n - 1]
+
+cdef inline action_t policy_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
+                                   uint64_t* rng) noexcept nogil:
+    """The heuristic rollout policy: placements by place_choice, constructions by build_choice, other
+    decisions by heuristic_choice."""
+    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:
+        return place_choice(d, s, acts, n, rng)
+    if acts[0] >= A_BUILD and acts[n - 1] < A_DRAW:
+        return build_choice(d, acts, n, rng)
+    return heuristic_choice(acts, n, rng)
+
 cdef inline double kind_prior(const action_t* acts, int n, action_t a) noexcept nogil:
     """Probability the heuristic policy gives action a among acts."""
     cdef int count[NKINDS]
@@ -139,7 +195,7 @@ cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept 
             state_apply(d, s, state_sample_chance(d, s, rng))
         else:
             n = state_legal_actions(d, s, buf)
-            state_apply(d, s, heuristic_choice(buf, n, rng))
+            state_apply(d, s, policy_choice(d, s, buf, n, rng))
         count += 1
 
 cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
@@ -580,6 +636,22 @@ def kind_weights():
     return [KIND_WEIGHT[i] for i in range(NKINDS)]
 
 
+def set_place_build_weight(int w):
+    """Weight of placements that enable a construction in the heuristic policy (experiments)."""
+    global PLACE_BUILD_WEIGHT
+    if w < 1:
+        raise BarcelonaError("the weight must be at least 1")
+    PLACE_BUILD_WEIGHT = w
+
+
+def set_build_type_weights(weights):
+    """Weights of construction options by type (CORNER, L1, L2, L3) in the heuristic policy (experiments)."""
+    if len(weights) != 4 or any(int(w) < 0 for w in weights) or sum(int(w) for w in weights) == 0:
+        raise BarcelonaError("expected 4 non-negative weights")
+    for i in range(4):
+        BUILD_TYPE_WEIGHT[i] = int(weights[i])
+
+
 def set_kind_weights(weights):
     """Change the heuristic policy's weights (experiments; not while a search runs)."""
     if len(weights) != NKINDS or any(int(w) < 0 for w in weights) or sum(int(w) for w in weights) == 0:
@@ -609,7 +681,7 @@ def policy_game(int players, setup_seed, seed, policies):
             else:
                 n = state_legal_actions(&st.data.c, &st.c, buf)
                 if pol[cp] == ROLLOUT_HEURISTIC:
-                    state_apply(&st.data.c, &st.c, heuristic_choice(buf, n, &rng))
+                    state_apply(&st.data.c, &st.c, policy_choice(&st.data.c, &st.c, buf, n, &rng))
                 else:
                     state_apply(&st.data.c, &st.c, buf[rand_below(&rng, n)])
     state_returns(&st.data.c, &st.c, r)
