@@ -109,3 +109,19 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
     other = [sum(sc for i, sc in enumerate(r["scores"]) if i != r["cand_seat"]) / (players - 1) for r in results]
     return MatchResult(candidate, opponent, players, games, sum(shares) / games, low, high,
                        sum(beats) / games, blow, bhigh, sum(own) / games, sum(other) / games, time.perf_counter() - t0)
+
+
+def policy_duel(players: int = 2, games: int = 3000, seed: int = 0) -> tuple[float, float, float]:
+    """The heuristic rollout policy playing one seat against uniform random play in the others (seat rotation,
+    seeded setups): its win share and 95% interval. Cheap (thousands of games a second): the rollout policy's
+    weights were chosen with it, and kept because the ISMCTS with it beats the ISMCTS with uniform rollouts."""
+    from .search import policy_game
+    share = 0.0
+    for g in range(games):
+        seat = g % players
+        policies = ["uniform"] * players
+        policies[seat] = "heuristic"
+        _, returns = policy_game(players, seed + g // players, seed * 1_000_003 + g, policies)
+        share += returns[seat]
+    low, high = wilson(share, games)
+    return share / games, low, high

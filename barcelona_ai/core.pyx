@@ -1276,10 +1276,10 @@ cdef void state_setup(const DataC* d, StateC* s, int nplayers, uint64_t seed, bi
 # 8. Python classes
 # ============================================================================================================
 
-cdef void _copy_ints(int8_t* dst, object src, int n, int fill=0):
+cdef void _copy_ints(int8_t* dst, object src, int n):
     cdef int i
     for i in range(n):
-        dst[i] = src[i] if i < len(src) else fill
+        dst[i] = src[i] if i < len(src) else 0
 
 cdef class GameData:
     """One edition's tables in C (built from a validated tables.Edition). Immutable after construction."""
@@ -1729,8 +1729,3 @@ CONSTANTS = dict(
     FR_SAGRADA=FR_SAGRADA, FR_SAG_TILE=FR_SAG_TILE, FR_RES=FR_RES, FR_INT_PICK=FR_INT_PICK,
     MAX_FRAMES=MAX_FRAMES,
 )
-
-
-def _state_bytes(State st):
-    """The raw bytes of the C state (tests: padding and round trips)."""
-    return (<char*>&st.c)[:sizeof(StateC)]

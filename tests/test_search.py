@@ -141,3 +141,16 @@ def test_arena_small_match_and_interval():
     assert r.games == 4 and 0 <= r.low <= r.share <= r.high <= 1
     lo, hi = wilson(45, 50)
     assert 0.78 < lo < 0.9 < hi < 0.97
+
+
+def test_policy_duel_and_policy_weights():
+    """The heuristic rollout policy beats uniform play (README measurements); its knobs validate input."""
+    from barcelona_ai.arena import policy_duel
+    from barcelona_ai.search import kind_weights, set_build_type_weights, set_kind_weights, set_place_build_weight
+    share, low, high = policy_duel(2, 300, seed=1)
+    assert low > 0.6
+    for bad in (lambda: set_kind_weights([1] * 3), lambda: set_build_type_weights([0, 0, 0, 0]),
+                lambda: set_place_build_weight(0)):
+        with pytest.raises(BarcelonaError):
+            bad()
+    assert len(kind_weights()) == 19
