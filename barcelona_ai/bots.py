@@ -79,7 +79,8 @@ class FlatMCBot(Bot):
         self.params = make_params(e.settings.c_uct, e.settings.reward, e.settings.mix_weight,
                                   e.settings.margin_scale, e.settings.rollout, e.settings.max_nodes,
                                   e.settings.bias_weight, e.settings.leaf_weight,
-                                  e.settings.turn_horizon, e.settings.widen_c, e.settings.widen_alpha)
+                                  e.settings.turn_horizon, e.settings.widen_c, e.settings.widen_alpha,
+                                  e.settings.expand_threshold)
         self.name = f"flatmc{iterations}"
 
     def choose(self, state: State) -> int:
@@ -122,7 +123,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             settings[k] = float(v) if k not in ("reward", "rollout") else v
         except ValueError:
             settings[k] = v
-        if k in ("threads", "max_nodes"):
+        if k in ("threads", "max_nodes", "expand_threshold"):
             settings[k] = int(float(v))
         if k in ("reuse_tree", "turn_horizon"):
             settings[k] = v.lower() in ("1", "true", "yes", "on")

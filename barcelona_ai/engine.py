@@ -55,6 +55,8 @@ class SearchSettings:
     turn_horizon: bool = False      # the tree holds only the searcher's current turn (rollouts from its end)
     widen_c: float = 0.0            # progressive widening: at most widen_c * visits^widen_alpha + 1 children,
     widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
+    expand_threshold: int = 0       # visits a node needs before it gets children (the rollout policy decides
+                                    #   at nodes visited less)
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
@@ -154,7 +156,8 @@ class Engine:
         self._params = make_params(self.settings.c_uct, self.settings.reward, self.settings.mix_weight,
                                    self.settings.margin_scale, self.settings.rollout, self.settings.max_nodes,
                                    self.settings.bias_weight, self.settings.leaf_weight,
-                                   self.settings.turn_horizon, self.settings.widen_c, self.settings.widen_alpha)
+                                   self.settings.turn_horizon, self.settings.widen_c, self.settings.widen_alpha,
+                                   self.settings.expand_threshold)
 
     # -- running the search -------------------------------------------------------------------------------
     def _check(self, state: State, viewpoint: int | None) -> int:

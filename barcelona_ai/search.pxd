@@ -39,6 +39,8 @@ cdef struct ParamsC:
     int turn_horizon           # 1: the tree holds only the searcher's current turn; rollouts start at its end
     double widen_c             # progressive widening: a node with n visits has at most widen_c * n^widen_alpha
     double widen_alpha         #   + 1 children, added in the rollout policy's order (0 = off: try every action)
+    int expand_threshold       # a node below the root gets children only after this many visits; until then
+                               #   the rollout policy plays from it (its decisions are better than untried ones)
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

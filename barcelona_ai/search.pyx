@@ -292,6 +292,7 @@ cdef class Tree:
         self.p.turn_horizon = params["turn_horizon"]
         self.p.widen_c = params["widen_c"]
         self.p.widen_alpha = params["widen_alpha"]
+        self.p.expand_threshold = params["expand_threshold"]
         self.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
         memset(&self.stats, 0, sizeof(RootStatsC))
         for i in range(NKEYS):
@@ -426,6 +427,8 @@ cdef class Tree:
             else:
                 if expanded:
                     break
+                if node != 0 and self.nodes[node].visits < self.p.expand_threshold:
+                    break                                                 # too few visits to decide here
                 child = self.select_or_expand(node, &s, cp, &expanded)
                 if child < 0:
                     break
@@ -566,7 +569,7 @@ cdef class Tree:
 
 def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, rollout="heuristic",
                 max_nodes=4_000_000, bias_weight=0.0, leaf_weight=0.0, turn_horizon=False, widen_c=0.0,
-                widen_alpha=0.5):
+                widen_alpha=0.5, expand_threshold=0):
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
     rollouts = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}
     if reward not in rewards:
@@ -579,7 +582,8 @@ def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, roll
     return {"c_uct": float(c_uct), "reward": rewards[reward], "mix_weight": float(mix_weight),
             "margin_scale": float(margin_scale), "rollout": rollouts[rollout], "max_nodes": int(max_nodes),
             "bias_weight": float(bias_weight), "leaf_weight": float(leaf_weight),
-            "turn_horizon": 1 if turn_horizon else 0, "widen_c": float(widen_c), "widen_alpha": float(widen_alpha)}
+            "turn_horizon": 1 if turn_horizon else 0, "widen_c": float(widen_c), "widen_alpha": float(widen_alpha),
+            "expand_threshold": int(expand_threshold)}
 
 
 def rollout_games(State state, int n, seed, policy="heuristic"):
