@@ -55,7 +55,7 @@ class SearchSettings:
     turn_horizon: bool = False      # the tree holds only the searcher's current turn (rollouts from its end)
     widen_c: float = 0.0            # progressive widening: at most widen_c * visits^widen_alpha + 1 children,
     widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
-    expand_threshold: int = 0       # visits a node needs before it gets children (the rollout policy decides
+    expand_threshold: int = 30      # visits a node needs before it gets children (the rollout policy decides
                                     #   at nodes visited less)
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
