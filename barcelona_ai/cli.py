@@ -6,7 +6,7 @@ import os
 import random
 import sys
 
-from . import __version__, new_game
+from . import __version__
 from .errors import BarcelonaError
 
 

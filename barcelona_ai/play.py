@@ -559,6 +559,20 @@ def _check_seat(seat: int, players: int) -> None:
         raise PlayerCountError(f"no seat {seat} in a {players}-player game (seats are 0..{players - 1})")
 
 
+def _run_session(run, sess) -> int:
+    """Run a play or table session; the exit code: 0 game over or quit, 1 input ended, 130 interrupted."""
+    try:
+        return run(sess)
+    except _Stop as stop:
+        if stop.code == 1:
+            print("Input ended before the game was over: the game stops here (type 'save FILE' first to "
+                  "continue it later).")
+        return stop.code
+    except KeyboardInterrupt:
+        print("\nInterrupted.")
+        return 130
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from .engine import Engine
     limit = _limit(args)
@@ -591,16 +605,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.load:
         print(f"Loaded {args.load}: {len(record.actions)} entries replayed.")
     print("Type help for the commands.")
-    try:
-        return run_play(sess)
-    except _Stop as stop:
-        if stop.code == 1:
-            print("Input ended before the game was over: the game stops here (type 'save FILE' first to "
-                  "continue it later).")
-        return stop.code
-    except KeyboardInterrupt:
-        print("\nInterrupted.")
-        return 130
+    return _run_session(run_play, sess)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -780,16 +785,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     print(f"barcelona-ai table: {players} players, {start}; you are P{args.seat}. Type every decision of every "
           "player, your own draws and the Modernisme reveals; the other players' draws are sampled.")
     print(f"Hints: ? on your turn ({_limit_text(limit)}). Type help for the commands.")
-    try:
-        return run_table(sess)
-    except _Stop as stop:
-        if stop.code == 1:
-            print("Input ended before the game was over: the game stops here (type 'save FILE' first to "
-                  "continue it later).")
-        return stop.code
-    except KeyboardInterrupt:
-        print("\nInterrupted.")
-        return 130
+    return _run_session(run_table, sess)
 
 
 # ---------------------------------------------------------------------------------------------------------------
