@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from barcelona_ai import CONSTANTS, State, new_game
+import pytest
+
+from barcelona_ai import CONSTANTS, IllegalActionError, State, new_game
 from barcelona_ai.tables import ACTION_KINDS, SPACE_INDEX, crossing_index, load_edition
 
 C = CONSTANTS
@@ -72,3 +74,30 @@ def build_id(space_name: str, btype: str, crossings: list[tuple[int, int]]) -> i
         if T["opt_space"][o] == bs and T["opt_type"][o] == ty and T["opt_mask"][o] == mask:
             return C["A_BUILD"] + o
     raise KeyError((space_name, btype, crossings))
+
+
+def legal(s: State) -> set[int]:
+    return set(s.legal_actions())
+
+
+def refused(s: State, a: int) -> None:
+    """apply(a) raises IllegalActionError and leaves the state bit-for-bit unchanged."""
+    h = s.hash()
+    with pytest.raises(IllegalActionError):
+        s.apply(a)
+    assert s.hash() == h
+
+
+def at_build(s: State, cits: dict, player: int = 0, fn: Callable[[dict], None] | None = None) -> State:
+    """Seat `player` in step 2 (construction), with citizens {(c,r): cls or (bottom, top)} on the crossings."""
+    def f(raw):
+        raw["cur"] = player
+        raw["phase"] = C["PH_BUILD"]
+        raw["place_crossing"] = cross(*next(iter(cits), (0, 0)))
+        for (c, r), v in cits.items():
+            v = (v,) if isinstance(v, int) else tuple(v)
+            raw["cross_lo"][cross(c, r)] = v[0]
+            raw["cross_hi"][cross(c, r)] = v[1] if len(v) > 1 else -1
+        if fn:
+            fn(raw)
+    return edit(s, f)

@@ -12,10 +12,10 @@ import json
 
 import pytest
 
-from barcelona_ai import IllegalActionError, new_game
+from barcelona_ai import new_game
 from barcelona_ai.tables import load_edition
 
-from helpers import C, T, W, M, U, cross, edit, place_id, space, street_id, tram_id
+from helpers import C, T, W, M, U, cross, edit, place_id, space, street_id, tram_id, legal, refused
 
 A_END = C["A_END_ACTIONS"]
 A_SKIP = C["A_SKIP"]
@@ -28,16 +28,8 @@ PS_IDX = {n: i for i, n in enumerate(T["ps_names"])}
 
 # ---- helpers -------------------------------------------------------------------------------------------
 
-def legal(s) -> set[int]:
-    return set(s.legal_actions())
 
 
-def refused(s, a) -> None:
-    """apply(a) raises IllegalActionError and leaves the state bit-for-bit unchanged."""
-    h = s.hash()
-    with pytest.raises(IllegalActionError):
-        s.apply(a)
-    assert s.hash() == h
 
 
 def pl(s, p=0):

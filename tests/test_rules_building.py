@@ -8,7 +8,7 @@ Upper 2,2,3,3,4 | 5,5,6,6,7 | 8,8,9,9,10, marks 3/8/13; Cerdà start 4).
 import pytest
 
 from barcelona_ai import IllegalActionError
-from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game
+from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, at_build
 
 TYPES = ("CORNER", "L1", "L2", "L3")
 A_BUILD, A_DRAW = C["A_BUILD"], C["A_DRAW"]
@@ -24,20 +24,6 @@ def full(k):
     return (1 << T["track_len"][k]) - 1
 
 
-def at_build(s, cits, player=0, fn=None):
-    """Seat `player` in step 2 (construction), with citizens {(c,r): cls or (bottom, top)} on the crossings."""
-    def f(raw):
-        raw["cur"] = player
-        raw["phase"] = C["PH_BUILD"]
-        first = next(iter(cits), (0, 0))
-        raw["place_crossing"] = cross(*first)
-        for (c, r), v in cits.items():
-            v = (v,) if isinstance(v, int) else tuple(v)
-            raw["cross_lo"][cross(c, r)] = v[0]
-            raw["cross_hi"][cross(c, r)] = v[1] if len(v) > 1 else -1
-        if fn:
-            fn(raw)
-    return edit(s, f)
 
 
 def opt(a):

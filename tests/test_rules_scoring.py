@@ -11,7 +11,7 @@ import pytest
 
 from barcelona_ai import new_game
 
-from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, space
+from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, space, at_build
 
 A_BUILD, A_DRAW, A_REVEAL = C["A_BUILD"], C["A_DRAW"], C["A_REVEAL"]
 MULT = T["cerda_mult"]
@@ -46,18 +46,6 @@ def chance_all(s):
     return n
 
 
-def at_build(s, cits, player=0, fn=None):
-    def f(raw):
-        raw["cur"] = player
-        raw["phase"] = C["PH_BUILD"]
-        raw["place_crossing"] = cross(*next(iter(cits), (0, 0)))
-        for (c, r), v in cits.items():
-            v = (v,) if isinstance(v, int) else tuple(v)
-            raw["cross_lo"][cross(c, r)] = v[0]
-            raw["cross_hi"][cross(c, r)] = v[1] if len(v) > 1 else -1
-        if fn:
-            fn(raw)
-    return edit(s, f)
 
 
 def at_actions(s, c, r, player=0, fn=None):

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from barcelona_ai import IllegalActionError
 
-from helpers import C, T, W, M, U, build_id, cross, edit, game, place_id, space, street_id
+from helpers import C, T, W, M, U, build_id, cross, edit, game, place_id, space, street_id, legal, refused
 
 A_END = C["A_END_ACTIONS"]
 A_SKIP = C["A_SKIP"]
@@ -20,16 +19,8 @@ PICK = C["A_INT_PICK"]
 CHANCE = C["CHANCE"]
 
 
-def legal(s) -> set[int]:
-    return set(s.legal_actions())
 
 
-def refused(s, a) -> None:
-    """apply(a) raises IllegalActionError and leaves the state bit-for-bit unchanged."""
-    h = s.hash()
-    with pytest.raises(IllegalActionError):
-        s.apply(a)
-    assert s.hash() == h
 
 
 def pl(s, p):
