@@ -7,7 +7,7 @@ import random
 
 from .core import State
 from .engine import Engine, Limit, _mix_seed
-from .search import flat_mc, make_params
+from .search import flat_mc
 
 
 class Bot:
@@ -75,12 +75,7 @@ class FlatMCBot(Bot):
     def __init__(self, iterations: int, seed: int = 0, **settings):
         self.iterations = iterations
         self.seed = seed
-        e = Engine(seed, **settings)
-        self.params = make_params(e.settings.c_uct, e.settings.reward, e.settings.mix_weight,
-                                  e.settings.margin_scale, e.settings.rollout, e.settings.max_nodes,
-                                  e.settings.bias_weight, e.settings.leaf_weight,
-                                  e.settings.turn_horizon, e.settings.widen_c, e.settings.widen_alpha,
-                                  e.settings.expand_threshold)
+        self.params = Engine(seed, **settings).settings.params()
         self.name = f"flatmc{iterations}"
 
     def choose(self, state: State) -> int:
@@ -125,7 +120,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             settings[k] = v
         if k in ("threads", "max_nodes", "expand_threshold"):
             settings[k] = int(float(v))
-        if k in ("reuse_tree", "turn_horizon"):
+        if k in ("reuse_tree", "turn_horizon", "root_halving"):
             settings[k] = v.lower() in ("1", "true", "yes", "on")
     if name == "random":
         return RandomBot(seed)

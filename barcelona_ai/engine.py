@@ -57,10 +57,17 @@ class SearchSettings:
     widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
     expand_threshold: int = 30      # visits a node needs before it gets children (the rollout policy decides
                                     #   at nodes visited less)
+    root_halving: bool = True       # best_move and hints with an iteration budget: sequential halving over the
+                                    #   root actions (UCB1 under a time limit, and for analyse's position value)
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
                                     # (answers then depend on earlier calls; analysis leaves it off)
+
+    def params(self) -> dict:
+        """The settings the compiled search reads (validated by search.make_params)."""
+        return make_params(**{k: v for k, v in asdict(self).items()
+                              if k not in ("threads", "reuse_tree", "root_halving")})
 
 
 @dataclass
@@ -153,11 +160,7 @@ class Engine:
         if not isinstance(self.settings.threads, int) or not 1 <= self.settings.threads <= 64:
             raise BarcelonaError("threads must be 1..64")
         self._last: tuple | None = None        # (player, history, root state, trees) of the last search
-        self._params = make_params(self.settings.c_uct, self.settings.reward, self.settings.mix_weight,
-                                   self.settings.margin_scale, self.settings.rollout, self.settings.max_nodes,
-                                   self.settings.bias_weight, self.settings.leaf_weight,
-                                   self.settings.turn_horizon, self.settings.widen_c, self.settings.widen_alpha,
-                                   self.settings.expand_threshold)
+        self._params = self.settings.params()
 
     # -- running the search -------------------------------------------------------------------------------
     def _check(self, state: State, viewpoint: int | None) -> int:
@@ -177,7 +180,8 @@ class Engine:
                                   "for the player who decides")
         return player
 
-    def _search(self, state: State, limit: Limit, viewpoint: int | None) -> tuple[_Merged, int, int]:
+    def _search(self, state: State, limit: Limit, viewpoint: int | None,
+                halving: bool = False) -> tuple[_Merged, int, int]:
         if not isinstance(limit, Limit):
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
@@ -192,9 +196,10 @@ class Engine:
         per = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else [0] * n
         secs = float(limit.time or 0.0)
         if n == 1:
-            trees[0].run(per[0], secs)
+            trees[0].run(per[0], secs, halving)
         else:
-            threads = [threading.Thread(target=t.run, args=(k, secs)) for t, k in zip(trees, per) if k or secs]
+            threads = [threading.Thread(target=t.run, args=(k, secs, halving))
+                       for t, k in zip(trees, per) if k or secs]
             for th in threads:
                 th.start()
             for th in threads:
@@ -240,18 +245,21 @@ class Engine:
         return out
 
     def best_move(self, state: State, limit: Limit, viewpoint: int | None = None) -> int:
-        """The action id to play (most visited root action; ties go to the lower id)."""
-        merged, _, _ = self._search(state, limit, viewpoint)
+        """The action id to play: the sequential-halving survivor (the one with most visits among the threads'
+        survivors), else the most visited root action; ties go to the lower id."""
+        merged, _, _ = self._search(state, limit, viewpoint, self.settings.root_halving)
         kids = merged.root_children()
         if not kids:
             return state.legal_actions()[0]
-        return min(kids, key=lambda k: (-kids[k]["visits"], k))
+        survivors = {t.survivor for t in merged.trees} - {None}
+        pool = survivors if survivors else kids
+        return min(pool, key=lambda k: (-kids[k]["visits"], k))
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:
         """The `top` best turn plans: this player's decisions until another player or chance is next."""
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
             raise BarcelonaError(f"top must be a positive integer, not {top!r}")
-        merged, player, _ = self._search(state, limit, viewpoint)
+        merged, player, _ = self._search(state, limit, viewpoint, self.settings.root_halving)
         plans: list[MoveInfo] = []
         for key, st in merged.root_children().items():
             tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])

@@ -34,7 +34,7 @@ cdef struct ParamsC:
     double margin_scale        # VP that make the margin reward 0.73 (logistic scale)
     int rollout                # ROLLOUT_*
     int max_nodes              # node arena capacity (memory bound)
-    double bias_weight         # progressive bias: weight of the action-kind prior, divided by (visits+1)
+    double bias_weight         # progressive bias: weight of the rollout policy's prior, over (visits+1)
     double leaf_weight         # weight of the static evaluation of the leaf in the reward (0 = rollout only)
     int turn_horizon           # 1: the tree holds only the searcher's current turn; rollouts start at its end
     double widen_c             # progressive widening: a node with n visits has at most widen_c * n^widen_alpha

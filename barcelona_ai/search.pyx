@@ -8,7 +8,8 @@ Every iteration:
      legal in this determinization are "available" (their avail count grows) and the best by UCB1 with
      availability counts (subset-armed bandit) is taken; chance outcomes the searcher sees are separate
      children, citizen draws of other players share one child (the searcher cannot tell them apart);
-  3. expand: one new child (a legal action not yet in the tree);
+  3. expand: one new child (a legal action not yet in the tree, drawn by the rollout policy, so the actions it
+     favours are tried first);
   4. roll out to the end of the game (uniform or heuristic policy);
   5. back up a reward for every player (max^n): each decision node is judged by the reward of the player who
      decides there.
@@ -117,27 +118,28 @@ cdef int PLACE_BUILD_WEIGHT = 100     # weight of a placement that enables a con
 cdef int BUILD_TYPE_WEIGHT[4]         # construction options by type: CORNER, L1, L2, L3
 BUILD_TYPE_WEIGHT[:] = [1, 1, 1, 100]       # Level-3 first: policy duels 2p 0.903 -> 0.922, 4p 0.674 -> 0.759
 
+cdef bint placement_enables_build(const DataC* d, const StateC* s, int c) noexcept nogil:
+    """Whether a citizen on crossing c would complete the citizens around a building space that can still be
+    built on (someone else's citizen is already on another of its crossings)."""
+    cdef int j, q, bs, x
+    for j in range(d.cross_nbs[c]):
+        bs = d.cross_bs[c * 6 + j]
+        if s.bld_level[bs] >= 3:                  # Level-3 and Corner buildings cannot be overbuilt
+            continue
+        for q in range(d.bs_ncross[bs]):
+            x = d.bs_cross[bs * 4 + q]
+            if x != c and s.cross_lo[x] >= 0:
+                return True
+    return False
+
 cdef action_t place_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
                            uint64_t* rng) noexcept nogil:
     """A placement, preferring crossings next to a building space with citizens already around it (so that a
     construction becomes possible this turn)."""
     cdef int w[MAX_LEGAL]
-    cdef int i, j, q, c, bs, x, total = 0, r, enables
+    cdef int i, total = 0, r
     for i in range(n):
-        c = (acts[i] - A_PLACE) // 3
-        enables = 0
-        for j in range(d.cross_nbs[c]):
-            bs = d.cross_bs[c * 6 + j]
-            if s.bld_level[bs] >= 3:                  # Level-3 and Corner buildings cannot be overbuilt
-                continue
-            for q in range(d.bs_ncross[bs]):
-                x = d.bs_cross[bs * 4 + q]
-                if x != c and s.cross_lo[x] >= 0:
-                    enables = 1
-                    break
-            if enables:
-                break
-        w[i] = PLACE_BUILD_WEIGHT if enables else 1
+        w[i] = PLACE_BUILD_WEIGHT if placement_enables_build(d, s, (acts[i] - A_PLACE) // 3) else 1
         total += w[i]
     r = <int>rand_below(rng, total)
     for i in range(n):
@@ -168,18 +170,31 @@ cdef inline action_t policy_choice(const DataC* d, const StateC* s, const action
         return build_choice(d, acts, n, rng)
     return heuristic_choice(acts, n, rng)
 
-cdef inline double kind_prior(const action_t* acts, int n, action_t a) noexcept nogil:
-    """Probability the heuristic policy gives action a among acts."""
+cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, int n,
+                       double* prior) noexcept nogil:
+    """prior[i]: the probability that the heuristic rollout policy (policy_choice) plays acts[i]."""
     cdef int count[NKINDS]
     cdef int i, k, total = 0
-    memset(count, 0, sizeof(count))
+    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:
+        for i in range(n):
+            prior[i] = PLACE_BUILD_WEIGHT if placement_enables_build(d, s, (acts[i] - A_PLACE) // 3) else 1
+            total += <int>prior[i]
+    elif acts[0] >= A_BUILD and acts[n - 1] < A_DRAW:
+        for i in range(n):
+            prior[i] = BUILD_TYPE_WEIGHT[d.opt_type[acts[i] - A_BUILD]]
+            total += <int>prior[i]
+    else:
+        memset(count, 0, sizeof(count))
+        for i in range(n):
+            count[action_kind(acts[i])] += 1
+        for k in range(NKINDS):
+            if count[k]:
+                total += KIND_WEIGHT[k]
+        for i in range(n):
+            k = action_kind(acts[i])
+            prior[i] = <double>KIND_WEIGHT[k] / count[k]
     for i in range(n):
-        count[action_kind(acts[i])] += 1
-    for k in range(NKINDS):
-        if count[k]:
-            total += KIND_WEIGHT[k]
-    k = action_kind(a)
-    return <double>KIND_WEIGHT[k] / total / count[k]
+        prior[i] /= total
 
 cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
     """Play to the end with the policy; returns the number of actions applied."""
@@ -267,6 +282,8 @@ cdef class Tree:
     cdef GameData data
     cdef uint64_t rng
     cdef int32_t mark[NKEYS]
+    cdef int forced                # root action every iteration must take (sequential halving), -1 = none
+    cdef int kept                  # the root action the last sequential halving kept, -1 = none
 
     def __cinit__(self):
         self.nodes = NULL
@@ -293,6 +310,8 @@ cdef class Tree:
         self.p.widen_c = params["widen_c"]
         self.p.widen_alpha = params["widen_alpha"]
         self.p.expand_threshold = params["expand_threshold"]
+        self.forced = -1
+        self.kept = -1
         self.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
         memset(&self.stats, 0, sizeof(RootStatsC))
         for i in range(NKEYS):
@@ -339,7 +358,8 @@ cdef class Tree:
         cdef action_t buf[MAX_LEGAL]
         cdef action_t untried[MAX_LEGAL]
         cdef int n = state_legal_actions(&self.data.c, s, buf), i, c, nu = 0, best = -1, nchildren = 0
-        cdef double score, best_score = -1e300, logn, mean, prior
+        cdef double score, best_score = -1e300, logn, mean
+        cdef double prior[MAX_LEGAL]
         cdef bint widen
         cdef NodeC* ch
         c = self.nodes[node].first_child
@@ -359,12 +379,14 @@ cdef class Tree:
         widen = self.p.widen_c <= 0 or nu == n or \
             nchildren < self.p.widen_c * pow(self.nodes[node].visits + 1.0, self.p.widen_alpha) + 1.0
         if nu > 0 and widen and self.n < self.p.max_nodes:
-            if self.p.rollout == ROLLOUT_HEURISTIC:
-                best = self.new_node(node, heuristic_choice(untried, nu, &self.rng), cp, -2)
+            if self.p.rollout == ROLLOUT_HEURISTIC:         # untried actions in the rollout policy's order
+                best = self.new_node(node, policy_choice(&self.data.c, s, untried, nu, &self.rng), cp, -2)
             else:
                 best = self.new_node(node, untried[rand_below(&self.rng, nu)], cp, -2)
             expanded[0] = True
         else:
+            if self.p.bias_weight > 0:
+                policy_prior(&self.data.c, s, buf, n, prior)
             for i in range(n):
                 c = self.mark[buf[i]]
                 if c < 0:
@@ -377,8 +399,7 @@ cdef class Tree:
                     logn = log(ch.avail if ch.avail > 1 else 1)
                     score = mean + self.p.c_uct * sqrt(logn / ch.visits)
                     if self.p.bias_weight > 0:
-                        prior = kind_prior(buf, n, buf[i])
-                        score += self.p.bias_weight * prior / (ch.visits + 1)
+                        score += self.p.bias_weight * prior[i] / (ch.visits + 1)
                 if score > best_score:
                     best_score = score
                     best = c
@@ -389,6 +410,70 @@ cdef class Tree:
             self.mark[self.nodes[c].key] = -1
             c = self.nodes[c].next_sibling
         return best
+
+    cdef int forced_root_child(self) noexcept nogil:
+        """The root child of the forced action (added if new), with its availability counted."""
+        cdef int c = self.find_child(0, self.forced)
+        if c < 0:
+            c = self.new_node(0, self.forced, self.root_player, -2)
+            if c < 0:
+                return -1
+        self.nodes[c].avail += 1
+        return c
+
+    cdef double root_mean(self, action_t a) noexcept nogil:
+        cdef int c = self.find_child(0, a)
+        if c < 0 or self.nodes[c].visits == 0:
+            return -1.0
+        return self.nodes[c].value[self.root_player] / self.nodes[c].visits
+
+    cdef long long run_halving(self, long long iterations, double seconds, double deadline,
+                               bint fill_time) noexcept nogil:
+        """Sequential halving at the root (Karnin, Koren & Somekh 2013): the budget is split into rounds; in each
+        round every remaining root action gets an equal share of iterations, then the better half (by mean
+        reward) goes on. The last survivor also gets one more round's share and whatever is left, so it ends with
+        the most visits. Below the root the tree search runs as usual. fill_time (a time budget): `iterations`
+        is an estimate; each round re-estimates what is left from the rate so far (75% of it, for safety), and
+        the survivor runs until the deadline."""
+        cdef action_t arms[MAX_LEGAL]
+        cdef int m = state_legal_actions(&self.data.c, &self.root, arms), rounds = 0, i, j, r
+        cdef long long done = 0, per_round, share, k
+        cdef double t0 = now_seconds(), t
+        cdef action_t tmp
+        while (1 << rounds) < m:
+            rounds += 1
+        per_round = iterations // (rounds + 1)
+        for r in range(rounds + 1):
+            if fill_time and done > 0:
+                t = now_seconds()
+                iterations = done + <long long>(done / (t - t0) * (deadline - t) * 0.75)
+                per_round = (iterations - done) // (rounds + 1 - r)
+            share = per_round // m if per_round >= m else 1       # tiny budgets: one each while they last
+            if r == rounds:
+                share = iterations - done                         # the survivor gets the rest
+            for i in range(m):
+                self.forced = arms[i]
+                k = 0
+                while (k < share and done < iterations) or (fill_time and r == rounds):
+                    if seconds > 0 and (done & 15) == 0 and now_seconds() >= deadline:
+                        self.forced = -1
+                        if r == rounds:                           # the survivor was chosen already
+                            self.kept = arms[0]
+                        return done
+                    self.iterate()
+                    done += 1
+                    k += 1
+            for i in range(1, m):                                 # insertion sort by mean, best first
+                j = i
+                while j > 0 and self.root_mean(arms[j]) > self.root_mean(arms[j - 1]):
+                    tmp = arms[j]
+                    arms[j] = arms[j - 1]
+                    arms[j - 1] = tmp
+                    j -= 1
+            m = (m + 1) // 2
+        self.forced = -1
+        self.kept = arms[0]
+        return done
 
     cdef void iterate(self) noexcept nogil:
         cdef StateC s
@@ -429,7 +514,12 @@ cdef class Tree:
                     break
                 if node != 0 and self.nodes[node].visits < self.p.expand_threshold:
                     break                                                 # too few visits to decide here
-                child = self.select_or_expand(node, &s, cp, &expanded)
+                if node == 0 and self.forced >= 0:
+                    child = self.forced_root_child()
+                    if child >= 0 and self.nodes[child].visits == 0 and self.nodes[child].avail == 1:
+                        expanded = True                                   # just added
+                else:
+                    child = self.select_or_expand(node, &s, cp, &expanded)
                 if child < 0:
                     break
                 a = self.nodes[child].key
@@ -463,22 +553,43 @@ cdef class Tree:
                 self.stats.src_sum[q * NSRC + k] += s.pl[q].vp_src[k]
         self.stats.iterations += 1
 
-    def run(self, long long iterations=0, double seconds=0.0):
-        """Run iterations (a count, a time limit in seconds, or both: whichever comes first)."""
+    cdef long long run_plain(self, long long iterations, double seconds, double deadline) noexcept nogil:
+        """Iterations with UCB1 at the root, until the count or the deadline (whichever is set and first)."""
         cdef long long done = 0
+        while True:
+            if iterations > 0 and done >= iterations:
+                break
+            if seconds > 0 and (done & 15) == 0 and now_seconds() >= deadline:
+                break
+            self.iterate()
+            done += 1
+        return done
+
+    def run(self, long long iterations=0, double seconds=0.0, bint halving=False):
+        """Run iterations (a count, a time limit in seconds, or both: whichever comes first). halving: spread the
+        budget over the root actions by sequential halving (to choose a move) instead of UCB1; under a time limit
+        alone, the budget is 75% of what the iteration rate of the first 5% of the time promises, and the
+        survivor gets the time left."""
+        cdef long long done = 0, budget
         cdef double start, deadline
+        cdef action_t buf[MAX_LEGAL]
         if iterations <= 0 and seconds <= 0:
             raise BarcelonaError("a search needs an iteration or a time limit")
+        self.kept = -1
         with nogil:
             start = now_seconds()
             deadline = start + seconds
-            while True:
-                if iterations > 0 and done >= iterations:
-                    break
-                if seconds > 0 and (done & 15) == 0 and now_seconds() >= deadline:
-                    break
-                self.iterate()
-                done += 1
+            if halving and iterations <= 0:
+                done = self.run_plain(0, seconds * 0.05, start + seconds * 0.05)
+                budget = <long long>(done / 0.05 * 0.75) - done           # margin: the survivor gets the rest
+                if budget >= 4 * state_legal_actions(&self.data.c, &self.root, buf):
+                    done += self.run_halving(budget, seconds, deadline, True)
+                else:                                                     # too little time to halve
+                    done += self.run_plain(0, seconds, deadline)
+            elif halving:
+                done = self.run_halving(iterations, seconds, deadline, False)
+            else:
+                done += self.run_plain(iterations, seconds, deadline)
         return done
 
     def reroot(self, State state, keys):
@@ -539,6 +650,12 @@ cdef class Tree:
     def num_nodes(self):
         return self.n
 
+    @property
+    def survivor(self):
+        """The root action the last run's sequential halving kept (None without halving or if a time limit cut
+        it short)."""
+        return self.kept if self.kept >= 0 else None
+
     @staticmethod
     def node_bytes():
         return sizeof(NodeC)
@@ -577,7 +694,7 @@ def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, roll
     if rollout not in rollouts:
         raise BarcelonaError(f"rollout must be one of {sorted(rollouts)}, not {rollout!r}")
     if not 0 <= mix_weight <= 1 or margin_scale <= 0 or c_uct < 0 or max_nodes < 16 or bias_weight < 0 \
-            or not 0 <= leaf_weight <= 1:
+            or not 0 <= leaf_weight <= 1 or expand_threshold < 0:
         raise BarcelonaError("search parameters out of range")
     return {"c_uct": float(c_uct), "reward": rewards[reward], "mix_weight": float(mix_weight),
             "margin_scale": float(margin_scale), "rollout": rollouts[rollout], "max_nodes": int(max_nodes),
@@ -633,6 +750,33 @@ def flat_mc(State state, int player, long long iterations, seed, dict params):
             sums[i] += r[player]
             visits[i] += 1
     return {buf[i]: (visits[i], sums[i]) for i in range(n)}
+
+
+def policy_distribution(State state):
+    """{action: probability} of the heuristic rollout policy at a decision (what the progressive bias uses)."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef double prior[MAX_LEGAL]
+    cdef int n, i
+    if state_current_player(&state.data.c, &state.c) < 0:
+        raise BarcelonaError("the rollout policy decides only at a player's decision")
+    n = state_legal_actions(&state.data.c, &state.c, buf)
+    policy_prior(&state.data.c, &state.c, buf, n, prior)
+    return {buf[i]: prior[i] for i in range(n)}
+
+
+def policy_samples(State state, int n, seed):
+    """{action: count} of n choices of the heuristic rollout policy at a decision (checks policy_distribution)."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    cdef int m, i
+    counts = {}
+    if state_current_player(&state.data.c, &state.c) < 0:
+        raise BarcelonaError("the rollout policy decides only at a player's decision")
+    m = state_legal_actions(&state.data.c, &state.c, buf)
+    for i in range(n):
+        a = policy_choice(&state.data.c, &state.c, buf, m, &rng)
+        counts[a] = counts.get(a, 0) + 1
+    return counts
 
 
 def kind_weights():

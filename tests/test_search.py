@@ -69,7 +69,10 @@ def test_time_limit_overshoot_under_ten_percent():
     e = Engine(seed=1)
     e.best_move(s, Limit(iterations=200))                            # warm up
     t0 = time.perf_counter()
-    e.best_move(s, Limit(time=0.5))
+    e.best_move(s, Limit(time=0.5))                                  # sequential halving on a time budget
+    assert time.perf_counter() - t0 < 0.55
+    t0 = time.perf_counter()
+    Engine(seed=1, root_halving=False).best_move(s, Limit(time=0.5))
     assert time.perf_counter() - t0 < 0.55
 
 
@@ -154,3 +157,91 @@ def test_policy_duel_and_policy_weights():
         with pytest.raises(BarcelonaError):
             bad()
     assert len(kind_weights()) == 19
+
+
+def test_policy_distribution_matches_the_rollout_policy():
+    """The prior the progressive bias uses is the rollout policy's own distribution: at placements (construction-
+    enabling crossings x100), constructions (Level-3 first) and action choices (doing over declining), the
+    frequencies of 20,000 policy choices agree with it."""
+    from barcelona_ai.search import policy_distribution, policy_samples
+    rng = random.Random(4)
+    s = new_game(players=3, seed=4)
+    seen = set()
+    while not s.is_terminal() and not {"place", "build", "action"} <= seen:
+        if s.is_chance_node():
+            acts, probs = zip(*s.chance_outcomes())
+            s.apply(rng.choices(acts, probs)[0])
+            continue
+        dist = policy_distribution(s)
+        assert sorted(dist) == sorted(s.legal_actions())
+        assert abs(sum(dist.values()) - 1) < 1e-9 and min(dist.values()) > 0
+        kind = s.action_to_string(s.legal_actions()[0]).split()[0]
+        kind = kind if kind in ("place", "build") else "action"
+        if len(set(round(p, 9) for p in dist.values())) > 1 and kind not in seen:
+            seen.add(kind)
+            counts = policy_samples(s, 20000, seed=len(seen))
+            for a, p in dist.items():
+                assert abs(counts.get(a, 0) / 20000 - p) < 0.015, (s.action_to_string(a), p)
+        s.apply(rng.choice(s.legal_actions()))
+    assert seen == {"place", "build", "action"}
+    while not s.is_terminal():
+        s.apply(rng.choice(s.legal_actions()) if not s.is_chance_node() else s.chance_outcomes()[0][0])
+    with pytest.raises(BarcelonaError):
+        policy_distribution(s)
+
+
+def test_expansion_threshold():
+    """A node below the root gets children only after expand_threshold visits; until then the rollout policy
+    plays from it."""
+    from barcelona_ai.search import make_params
+    s = mid_game()
+    me = s.current_player()
+    for threshold in (8, 60):
+        t = Tree(s, me, make_params(expand_threshold=threshold), 3)
+        t.run(iterations=3000)
+        grown = [t.node(i)["visits"] for i in range(1, t.num_nodes)
+                 if t.node(i)["to_move"] >= 0 and t.children(i)]
+        assert grown and min(grown) >= threshold
+    with pytest.raises(BarcelonaError):
+        make_params(expand_threshold=-1)
+
+
+def test_sequential_halving_at_the_root():
+    """root_halving: every root action gets the same share in the first round, half of them (the better half)
+    go on to each next round, the survivor ends with the most visits and is the move played; budgets stay
+    exact (also tiny ones) and seeded, and a time limit still stops the search."""
+    from barcelona_ai.engine import SearchSettings
+    s = mid_game()
+    me = s.current_player()
+    n = len(s.legal_actions())
+    params = SearchSettings().params()
+    t = Tree(s, me, params, 5)
+    assert t.run(iterations=6000, halving=True) == 6000 and t.root_stats()["iterations"] == 6000
+    visits = {t.node(c)["key"]: t.node(c)["visits"] for c in t.children(0)}
+    assert sorted(visits) == sorted(s.legal_actions())
+    first = 6000 // ((n - 1).bit_length() + 1) // n
+    assert min(visits.values()) == first
+    assert sum(v > first for v in visits.values()) == (n + 1) // 2          # the better half went on
+    ranked = sorted(visits.values(), reverse=True)
+    assert ranked[0] > ranked[1]                                          # one survivor
+    survivor = max(visits, key=visits.get)
+    assert t.survivor == survivor
+    assert Engine(seed=2, root_halving=True).best_move(s, Limit(iterations=6000)) == \
+        Engine(seed=2, root_halving=True).best_move(s, Limit(iterations=6000))
+    t = Tree(s, me, params, 5)
+    assert t.run(iterations=6000, halving=True) == 6000
+    assert max((t.node(c)["visits"], t.node(c)["key"]) for c in t.children(0))[1] == survivor   # seeded
+    assert Tree(s, me, params, 5).run(iterations=3 * n, halving=True) == 3 * n
+    plain = Tree(s, me, params, 5)
+    plain.run(iterations=500)
+    assert plain.survivor is None                                         # UCB1 at the root
+    assert Engine(seed=2, root_halving=False).best_move(s, Limit(iterations=3000)) in s.legal_actions()
+    start = time.perf_counter()
+    Tree(s, me, params, 5).run(iterations=10**9, seconds=0.2, halving=True)
+    assert time.perf_counter() - start < 0.22
+    timed = Tree(s, me, params, 5)                                         # a time budget: 75% of the rate
+    start = time.perf_counter()                                            # of the first 5%, then the
+    timed.run(seconds=0.4, halving=True)                                   # survivor until the deadline
+    assert time.perf_counter() - start < 0.44
+    visits = {timed.node(c)["key"]: timed.node(c)["visits"] for c in timed.children(0)}
+    assert timed.survivor == max(visits, key=visits.get) and len(visits) == n
