@@ -122,6 +122,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             settings[k] = int(float(v))
         if k in ("reuse_tree", "turn_horizon", "root_halving"):
             settings[k] = v.lower() in ("1", "true", "yes", "on")
+        if k == "root_halving" and v.lower() in ("auto", "none"):
+            settings[k] = None
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":

@@ -57,8 +57,9 @@ class SearchSettings:
     widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
     expand_threshold: int = 30      # visits a node needs before it gets children (the rollout policy decides
                                     #   at nodes visited less)
-    root_halving: bool = True       # best_move and hints with an iteration budget: sequential halving over the
-                                    #   root actions (UCB1 under a time limit, and for analyse's position value)
+    root_halving: bool | None = None  # choosing a move (best_move, hints): sequential halving over the root
+                                    #   actions instead of UCB1; None = in 3- and 4-player games (arena: better
+                                    #   in 4 players, worse in 2). analyse always uses UCB1 at the root.
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
@@ -180,6 +181,11 @@ class Engine:
                                   "for the player who decides")
         return player
 
+    def _halving(self, state: State) -> bool:
+        """Whether choosing a move spreads the root budget by sequential halving (see SearchSettings)."""
+        h = self.settings.root_halving
+        return state.num_players >= 3 if h is None else bool(h)
+
     def _search(self, state: State, limit: Limit, viewpoint: int | None,
                 halving: bool = False) -> tuple[_Merged, int, int]:
         if not isinstance(limit, Limit):
@@ -247,7 +253,7 @@ class Engine:
     def best_move(self, state: State, limit: Limit, viewpoint: int | None = None) -> int:
         """The action id to play: the sequential-halving survivor (the one with most visits among the threads'
         survivors), else the most visited root action; ties go to the lower id."""
-        merged, _, _ = self._search(state, limit, viewpoint, self.settings.root_halving)
+        merged, _, _ = self._search(state, limit, viewpoint, self._halving(state))
         kids = merged.root_children()
         if not kids:
             return state.legal_actions()[0]
@@ -259,7 +265,7 @@ class Engine:
         """The `top` best turn plans: this player's decisions until another player or chance is next."""
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
             raise BarcelonaError(f"top must be a positive integer, not {top!r}")
-        merged, player, _ = self._search(state, limit, viewpoint, self.settings.root_halving)
+        merged, player, _ = self._search(state, limit, viewpoint, self._halving(state))
         plans: list[MoveInfo] = []
         for key, st in merged.root_children().items():
             tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
