@@ -252,31 +252,32 @@ class Engine:
 
     def best_move(self, state: State, limit: Limit, viewpoint: int | None = None) -> int:
         """The action id to play: the sequential-halving survivor (the one with most visits among the threads'
-        survivors), else the most visited root action; ties go to the lower id."""
+        survivors), else the most visited root action; ties go to the lower id (_root_order)."""
         merged, _, _ = self._search(state, limit, viewpoint, self._halving(state))
-        kids = merged.root_children()
-        if not kids:
-            return state.legal_actions()[0]
-        survivors = {t.survivor for t in merged.trees} - {None}
-        pool = survivors if survivors else kids
-        return min(pool, key=lambda k: (-kids[k]["visits"], k))
+        order = _root_order(merged)
+        return order[0] if order else state.legal_actions()[0]
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:
         """The `top` best turn plans: this player's decisions until another player or chance is next."""
         if isinstance(top, bool) or not isinstance(top, int) or top < 1:
             raise BarcelonaError(f"top must be a positive integer, not {top!r}")
         merged, player, _ = self._search(state, limit, viewpoint, self._halving(state))
-        plans: list[MoveInfo] = []
-        for key, st in merged.root_children().items():
+        kids = merged.root_children()
+        ranked = []                     # (rank of the plan among its first move's plans, rank of the first move)
+        for first, key in enumerate(_root_order(merged)):
+            st = kids[key]
             tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
+            plans = []
             for keys, end in _plan_leaves(tree, node, player, [key]):
                 nd = tree.node(end)
                 stats = {"visits": nd["visits"], "win": nd["win"], "score": nd["score"]}
                 if keys == [key]:
                     stats = st          # merged statistics for one-decision plans
                 plans.append(self._move_info(state, keys, stats, _main_line(state, keys, tree, end)))
-        plans.sort(key=lambda m: (-m.visits, m.actions))
-        return plans[:top]
+            plans.sort(key=lambda m: (-m.visits, -m.win_prob[player], m.actions))
+            ranked += [(i, first, m) for i, m in enumerate(plans)]
+        ranked.sort(key=lambda r: (r[0], r[1]))      # the main plan of every first move, in the engine's order
+        return [m for _, _, m in ranked[:top]]
 
     def analyse(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None) -> Analysis:
         """Who is ahead and by how much: per player win probability, expected final score and its spread,
@@ -323,6 +324,14 @@ class Engine:
 
 # ---------------------------------------------------------------------------------------------------------------
 # tree walking helpers
+
+def _root_order(merged: _Merged) -> list[int]:
+    """Root actions in the engine's order of preference: the sequential-halving survivors first (if it ran),
+    then by visits; ties go to the lower id."""
+    kids = merged.root_children()
+    survivors = {t.survivor for t in merged.trees} - {None}
+    return sorted(kids, key=lambda k: (k not in survivors, -kids[k]["visits"], k))
+
 
 def _notation(state: State, keys: list[int]) -> list[str]:
     s = state.clone()
