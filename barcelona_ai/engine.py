@@ -58,8 +58,8 @@ class SearchSettings:
     expand_threshold: int = 30      # visits a node needs before it gets children (the rollout policy decides
                                     #   at nodes visited less)
     root_halving: bool | None = None  # choosing a move (best_move, hints): sequential halving over the root
-                                    #   actions instead of UCB1; None = in 3- and 4-player games (arena: better
-                                    #   in 4 players, worse in 2). analyse always uses UCB1 at the root.
+                                    #   actions instead of UCB1; None = in 4-player games (arena vs flat MC:
+                                    #   better in 4 players, worse in 2 and 3). analyse always uses UCB1.
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
@@ -184,7 +184,7 @@ class Engine:
     def _halving(self, state: State) -> bool:
         """Whether choosing a move spreads the root budget by sequential halving (see SearchSettings)."""
         h = self.settings.root_halving
-        return state.num_players >= 3 if h is None else bool(h)
+        return state.num_players == 4 if h is None else bool(h)
 
     def _search(self, state: State, limit: Limit, viewpoint: int | None,
                 halving: bool = False) -> tuple[_Merged, int, int]:

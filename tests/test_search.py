@@ -239,8 +239,9 @@ def test_sequential_halving_at_the_root():
     plain.run(iterations=500)
     assert plain.survivor is None                                         # UCB1 at the root
     assert Engine(seed=2, root_halving=False).best_move(s, Limit(iterations=3000)) in s.legal_actions()
-    two = mid_game(2, seed=1)                         # the default: halving with 3-4 players (README, arena)
+    two = mid_game(2, seed=1)                         # the default: halving with 4 players (README, arena)
     assert Engine(seed=2)._halving(s) and not Engine(seed=2)._halving(two)
+    assert not Engine(seed=2)._halving(mid_game(3, seed=1))
     assert Engine(seed=2).best_move(s, Limit(iterations=3000)) == \
         Engine(seed=2, root_halving=True).best_move(s, Limit(iterations=3000))
     assert Engine(seed=2).best_move(two, Limit(iterations=3000)) == \
