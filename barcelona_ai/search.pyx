@@ -89,16 +89,21 @@ cdef inline int action_kind(action_t a) noexcept nogil:
         return 17
     return 18
 
-cdef action_t heuristic_choice(const action_t* acts, int n, uint64_t* rng) noexcept nogil:
-    """Choose a kind of decision by weight (doing over declining), then an action of that kind uniformly."""
-    cdef int count[NKINDS]
-    cdef int i, k, total = 0, r
-    memset(count, 0, sizeof(count))
+cdef inline int kind_counts(const action_t* acts, int n, int* count) noexcept nogil:
+    """count[k]: the actions of kind k among acts; returns the total weight of the kinds present."""
+    cdef int i, k, total = 0
+    memset(count, 0, NKINDS * sizeof(int))
     for i in range(n):
         count[action_kind(acts[i])] += 1
     for k in range(NKINDS):
         if count[k]:
             total += KIND_WEIGHT[k]
+    return total
+
+cdef action_t heuristic_choice(const action_t* acts, int n, uint64_t* rng) noexcept nogil:
+    """Choose a kind of decision by weight (doing over declining), then an action of that kind uniformly."""
+    cdef int count[NKINDS]
+    cdef int i, k, total = kind_counts(acts, n, count), r
     r = <int>rand_below(rng, total)
     for k in range(NKINDS):
         if count[k]:
@@ -184,12 +189,7 @@ cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, in
             prior[i] = BUILD_TYPE_WEIGHT[d.opt_type[acts[i] - A_BUILD]]
             total += <int>prior[i]
     else:
-        memset(count, 0, sizeof(count))
-        for i in range(n):
-            count[action_kind(acts[i])] += 1
-        for k in range(NKINDS):
-            if count[k]:
-                total += KIND_WEIGHT[k]
+        total = kind_counts(acts, n, count)
         for i in range(n):
             k = action_kind(acts[i])
             prior[i] = <double>KIND_WEIGHT[k] / count[k]
@@ -411,13 +411,14 @@ cdef class Tree:
             c = self.nodes[c].next_sibling
         return best
 
-    cdef int forced_root_child(self) noexcept nogil:
+    cdef int forced_root_child(self, bint* expanded) noexcept nogil:
         """The root child of the forced action (added if new), with its availability counted."""
         cdef int c = self.find_child(0, self.forced)
         if c < 0:
             c = self.new_node(0, self.forced, self.root_player, -2)
             if c < 0:
                 return -1
+            expanded[0] = True
         self.nodes[c].avail += 1
         return c
 
@@ -515,9 +516,7 @@ cdef class Tree:
                 if node != 0 and self.nodes[node].visits < self.p.expand_threshold:
                     break                                                 # too few visits to decide here
                 if node == 0 and self.forced >= 0:
-                    child = self.forced_root_child()
-                    if child >= 0 and self.nodes[child].visits == 0 and self.nodes[child].avail == 1:
-                        expanded = True                                   # just added
+                    child = self.forced_root_child(&expanded)
                 else:
                     child = self.select_or_expand(node, &s, cp, &expanded)
                 if child < 0:
