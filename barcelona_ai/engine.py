@@ -242,9 +242,8 @@ class Engine:
 
     def _candidates(self, state: State, merged: _Merged) -> list[MoveInfo]:
         kids = merged.root_children()
-        order = sorted(kids, key=lambda k: (-kids[k]["visits"], k))
         out = []
-        for key in order:
+        for key in _root_order(merged):
             st = kids[key]
             tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
             out.append(self._move_info(state, [key], st, _main_line(state, [key], tree, node)))
