@@ -8,13 +8,43 @@ share is 1/players.
 from __future__ import annotations
 
 import math
+import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from .bots import make_bot
+from .bots import check_bot_spec, make_bot
 from .core import State
+from .errors import BarcelonaError, PlayerCountError
+
+MAX_GAMES = 100_000
+MAX_WORKERS = 64
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def worker_pool(workers: int):
+    """A process pool whose workers ignore Ctrl-C (the parent handles it): on any exception in the `with`
+    body, KeyboardInterrupt included, the workers are ended at once instead of finishing their games."""
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    try:
+        yield ex
+    except BaseException:
+        for proc in list((getattr(ex, "_processes", None) or {}).values()):
+            proc.terminate()
+        ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown(wait=True)
+
+
+def _check_int(name: str, value, lo: int, hi: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise BarcelonaError(f"{name} must be an integer from {lo} to {hi}, not {value!r}")
 
 
 @dataclass
@@ -79,6 +109,13 @@ def _job(args):
 
 def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed: int = 0, workers: int = 2,
           progress: bool = True) -> MatchResult:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
+    _check_int("games", games, 1, MAX_GAMES)
+    _check_int("workers", workers, 1, MAX_WORKERS)
+    _check_int("seed", seed, 0, 2 ** 64 - 1)
+    check_bot_spec(candidate, "candidate")
+    check_bot_spec(opponent, "opponent")
     jobs = []
     for g in range(games):
         seat = g % players
@@ -87,7 +124,7 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
         jobs.append((specs, seed + g // players, seed * 7 + g, seat))
     t0 = time.perf_counter()
     results = []
-    with ProcessPoolExecutor(max_workers=workers) as ex:
+    with worker_pool(min(workers, games)) as ex:
         for r in ex.map(_job, jobs):
             results.append(r)
             if progress:
@@ -116,6 +153,10 @@ def policy_duel(players: int = 2, games: int = 3000, seed: int = 0) -> tuple[flo
     seeded setups): its win share and 95% interval. Cheap (thousands of games a second): the rollout policy's
     weights were chosen with it, and kept because the ISMCTS with it beats the ISMCTS with uniform rollouts."""
     from .search import policy_game
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
+    _check_int("games", games, 1, 10 ** 7)
+    _check_int("seed", seed, 0, 2 ** 64 - 1)
     share = 0.0
     for g in range(games):
         seat = g % players

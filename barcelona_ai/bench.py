@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from .core import State
+from .errors import BarcelonaError
 
 SIGNATURE_GAMES = 300          # per player count, from setup seeds 1, 2, 3
 
@@ -23,15 +24,15 @@ class BenchResult:
 
     @property
     def games_per_second(self) -> float:
-        return self.games / self.seconds
+        return self.games / max(self.seconds, 1e-9)
 
     @property
     def actions_per_second(self) -> float:
-        return self.actions / self.seconds
+        return self.actions / max(self.seconds, 1e-9)
 
     @property
     def actions_per_game(self) -> float:
-        return self.actions / self.games
+        return self.actions / max(self.games, 1)
 
 
 def random_games(players: int, games: int, seed: int = 1) -> BenchResult:
@@ -47,7 +48,7 @@ def apply_undo(players: int, n: int, seed: int = 1) -> float:
     s = State.new(players, seed)
     t0 = time.perf_counter()
     s.apply_undo_walk(n, seed)
-    return n / (time.perf_counter() - t0)
+    return n / max(time.perf_counter() - t0, 1e-9)
 
 
 def signature() -> int:
@@ -75,7 +76,12 @@ def search_signature(iterations: int = 20_000) -> int:
     return total
 
 
+MAX_GAMES = 1_000_000
+
+
 def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise BarcelonaError(f"bench games must be an integer from 1 to {MAX_GAMES}, not {games!r}")
     out(f"{'players':>7} {'games/s':>10} {'actions/game':>13} {'actions/s':>12} {'apply+undo/s':>13}")
     for players in (2, 3, 4):
         r = random_games(players, games)

@@ -3,10 +3,12 @@ Carlo, and the ISMCTS engine. Every bot decides for the player to move and sees 
 information (bots that look ahead work on determinizations)."""
 from __future__ import annotations
 
+import math
 import random
 
 from .core import State
 from .engine import Engine, Limit, _mix_seed
+from .errors import BarcelonaError
 from .search import flat_mc
 
 
@@ -105,38 +107,115 @@ class ISMCTSBot(Bot):
         return self.engine.best_move(state, self.limit)
 
 
+MAX_BOT_ITERATIONS = 10 ** 7       # a decision of flatmc:N or ismcts:N (ismcts:100000 takes seconds)
+MAX_BOT_SECONDS = 3600.0           # a decision of ismcts:Ns
+MAX_SPEC = 200                     # characters of a bot spec
+_BOOLS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+BOT_NAMES = "random, greedy, flatmc:N, ismcts:N or ismcts:Ns (N iterations or seconds a decision)"
+
+
+def _spec_error(spec: str, msg: str) -> BarcelonaError:
+    shown = spec if len(spec) <= 60 else spec[:57] + "..."
+    return BarcelonaError(f"bot {shown!r}: {msg}")
+
+
+def _count(spec: str, text: str, lo: int, hi: int, what: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        try:
+            f = float(text)
+        except ValueError:
+            raise _spec_error(spec, f"{what} must be an integer, not {text[:30]!r}") from None
+        if not math.isfinite(f) or not f.is_integer():
+            raise _spec_error(spec, f"{what} must be an integer, not {text[:30]!r}") from None
+        v = int(f)
+    if not lo <= v <= hi:
+        raise _spec_error(spec, f"{what} must be {lo}..{hi}, not {text[:30]}")
+    return v
+
+
+def _settings(spec: str, parts: list[str]) -> dict:
+    """'key=value' search settings (engine.SearchSettings fields), each parsed to its field's type; the
+    engine checks their ranges."""
+    from .engine import SearchSettings
+    defaults = SearchSettings()
+    names = sorted(SearchSettings.__dataclass_fields__)
+    out: dict = {}
+    for kv in parts:
+        k, eq, v = (x.strip() for x in kv.partition("="))
+        if not eq or not k:
+            raise _spec_error(spec, f"expected setting=value after the budget, not {kv[:30]!r}")
+        if k not in names:
+            raise _spec_error(spec, f"unknown search setting {k[:30]!r} (settings: {', '.join(names)})")
+        if k in out:
+            raise _spec_error(spec, f"search setting {k} given twice")
+        default = getattr(defaults, k)
+        if k == "root_halving" and v.lower() in ("auto", "none"):
+            out[k] = None
+        elif k == "root_halving" or isinstance(default, bool):
+            if v.lower() not in _BOOLS:
+                raise _spec_error(spec, f"{k} must be true or false, not {v[:30]!r}")
+            out[k] = _BOOLS[v.lower()]
+        elif isinstance(default, int):
+            out[k] = _count(spec, v, -2 ** 63, 2 ** 63 - 1, k)
+        elif isinstance(default, float):
+            try:
+                out[k] = float(v)
+            except ValueError:
+                raise _spec_error(spec, f"{k} must be a number, not {v[:30]!r}") from None
+            if not math.isfinite(out[k]):
+                raise _spec_error(spec, f"{k} must be a finite number, not {v[:30]!r}")
+        else:
+            out[k] = v
+    return out
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """'random', 'greedy', 'flatmc:N', 'ismcts:N' (iterations) or 'ismcts:Ns' (seconds); extra settings after
-    commas, e.g. 'ismcts:10000,reward=win,rollout=uniform'."""
-    name, _, rest = spec.partition(":")
-    parts = rest.split(",") if rest else []
-    budget = parts[0] if parts else ""
-    settings = {}
-    for kv in parts[1:]:
-        k, _, v = kv.partition("=")
-        try:
-            settings[k] = float(v) if k not in ("reward", "rollout") else v
-        except ValueError:
-            settings[k] = v
-        if k in ("threads", "max_nodes", "expand_threshold"):
-            settings[k] = int(float(v))
-        if k in ("reuse_tree", "turn_horizon", "root_halving"):
-            settings[k] = v.lower() in ("1", "true", "yes", "on")
-        if k == "root_halving" and v.lower() in ("auto", "none"):
-            settings[k] = None
-    if name == "random":
-        return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot(seed)
-    if name == "flatmc":
-        bot = FlatMCBot(int(budget or 1000), seed, **settings)
-    elif name == "ismcts":
-        if budget.endswith("s"):
-            bot = ISMCTSBot(time=float(budget[:-1]), seed=seed, **settings)
+    commas, e.g. 'ismcts:10000,reward=win,rollout=uniform'. A malformed spec raises BarcelonaError naming it."""
+    if not isinstance(spec, str):
+        raise BarcelonaError(f"a bot spec is a text ({BOT_NAMES}), not {type(spec).__name__}")
+    if not spec or len(spec) > MAX_SPEC:
+        raise BarcelonaError(f"a bot spec has 1..{MAX_SPEC} characters ({BOT_NAMES})")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise BarcelonaError(f"bot seed must be a non-negative integer, not {seed!r}")
+    name, colon, rest = spec.partition(":")
+    parts = rest.split(",") if colon else []
+    budget = parts[0].strip() if parts else ""
+    if name in ("random", "greedy"):
+        if colon:
+            raise _spec_error(spec, f"{name} takes no budget or settings")
+        return RandomBot(seed) if name == "random" else GreedyBot(seed)
+    if name not in ("flatmc", "ismcts"):
+        raise BarcelonaError(f"unknown bot {spec[:60]!r}: {BOT_NAMES}")
+    settings = _settings(spec, parts[1:])
+    try:
+        if name == "flatmc":
+            bot = FlatMCBot(_count(spec, budget, 1, MAX_BOT_ITERATIONS, "iterations") if budget else 1000,
+                            seed, **settings)
+        elif budget.endswith("s"):
+            try:
+                secs = float(budget[:-1])
+            except ValueError:
+                raise _spec_error(spec, f"seconds must be a number, not {budget[:30]!r}") from None
+            if not math.isfinite(secs) or not 0 < secs <= MAX_BOT_SECONDS:
+                raise _spec_error(spec, f"seconds must be more than 0 and at most {MAX_BOT_SECONDS:g}")
+            bot = ISMCTSBot(time=secs, seed=seed, **settings)
         else:
-            bot = ISMCTSBot(iterations=int(budget or 1000), seed=seed, **settings)
-    else:
-        from .errors import BarcelonaError
-        raise BarcelonaError(f"unknown bot {spec!r}: random, greedy, flatmc:N, ismcts:N or ismcts:Ns")
+            its = _count(spec, budget, 1, MAX_BOT_ITERATIONS, "iterations") if budget else 1000
+            bot = ISMCTSBot(iterations=its, seed=seed, **settings)
+    except BarcelonaError as exc:
+        if str(exc).startswith("bot "):
+            raise
+        raise _spec_error(spec, str(exc)) from None
     bot.name = spec
     return bot
+
+
+def check_bot_spec(spec: str, what: str = "bot") -> None:
+    """Raise BarcelonaError (naming `what`) if make_bot(spec) would fail."""
+    try:
+        make_bot(spec)
+    except BarcelonaError as exc:
+        raise BarcelonaError(f"{what}: {exc}") from None

@@ -7,6 +7,7 @@ import random
 import sys
 
 from . import __version__
+from . import cli_args as A
 from .errors import BarcelonaError
 
 
@@ -58,7 +59,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    from .perft import divide, perft_position
+    from .perft import divide, perft, perft_position
+    if args.divide and args.depth < 1:
+        raise BarcelonaError("perft --divide needs a depth of 1 or more (it counts below each legal action)")
     s = perft_position(args.players, args.seed, args.walk, args.setup)
     if args.divide:
         total = 0
@@ -67,7 +70,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
             total += n
         print(f"\nNodes searched: {total}")
     else:
-        print(f"perft {args.depth}: {s.perft(args.depth)}")
+        print(f"perft {args.depth}: {perft(s, args.depth)}")
     return 0
 
 
@@ -79,9 +82,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_arena(args: argparse.Namespace) -> int:
     from .arena import match
-    from .bots import make_bot
-    make_bot(args.candidate)            # fail early on a bad bot name
-    make_bot(args.opponent)
+    from .bots import check_bot_spec
+    check_bot_spec(args.candidate, "candidate")     # fail early on a bad bot
+    check_bot_spec(args.opponent, "opponent")
     r = match(args.candidate, args.opponent, players=args.players, games=args.games, seed=args.seed,
               workers=args.workers, progress=not args.quiet)
     print(r.line())
@@ -90,50 +93,60 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="barcelona-ai", description="Barcelona rules engine")
+    ap = A.Parser(prog="barcelona-ai", description="Barcelona rules engine")
     ap.add_argument("--version", action="version", version=f"barcelona_ai {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="the engine on the default position: hints, analysis, a game played out")
     d.add_argument("position", nargs="?", default="midgame-3p",
                    help="a shipped example (midgame-3p, start-2p, start-3p, start-4p) or a position file")
-    d.add_argument("--seed", type=int, default=7)
-    d.add_argument("--iterations", type=int, default=20000, help="ISMCTS iterations for hints and analysis")
-    d.add_argument("--play-iterations", type=int, default=1000, help="ISMCTS iterations a decision in the game")
+    d.add_argument("--seed", type=A.seed, default=7)
+    d.add_argument("--iterations", type=A.iterations, default=20000,
+                   help="ISMCTS iterations for hints and analysis")
+    d.add_argument("--play-iterations", type=A.iterations, default=1000,
+                   help="ISMCTS iterations a decision in the game")
     d.set_defaults(func=cmd_demo)
     p = sub.add_parser("perft", help="count action sequences from a seeded position")
-    p.add_argument("depth", type=int)
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--walk", type=int, default=0, help="random plies from the setup first")
+    p.add_argument("depth", type=A.perft_depth, help=f"0..{A.MAX_PERFT_DEPTH}")
+    p.add_argument("--players", type=A.players, default=4)
+    p.add_argument("--seed", type=A.seed, default=7)
+    p.add_argument("--walk", type=A.walk, default=0, help="random plies from the setup first")
     p.add_argument("--setup", choices=("random", "printed"), default="random")
     p.add_argument("--divide", action="store_true")
     p.set_defaults(func=cmd_perft)
     r = sub.add_parser("arena", help="play two bots against each other with seat rotation")
     r.add_argument("candidate", help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (e.g. ismcts:10000)")
     r.add_argument("opponent", help="the bot in every other seat")
-    r.add_argument("--players", type=int, default=2)
-    r.add_argument("--games", type=int, default=20)
-    r.add_argument("--seed", type=int, default=0)
-    r.add_argument("--workers", type=int, default=2, help="parallel processes")
+    r.add_argument("--players", type=A.players, default=2)
+    r.add_argument("--games", type=A.games, default=20)
+    r.add_argument("--seed", type=A.seed, default=0)
+    r.add_argument("--workers", type=A.workers, default=2, help="parallel processes")
     r.add_argument("--quiet", action="store_true", help="no progress line")
     r.set_defaults(func=cmd_arena)
     from . import cli_analysis, play
     cli_analysis.register(sub)          # hint, analyse, review, selfplay
     play.register(sub)                  # play, table
     b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
-    b.add_argument("--games", type=int, default=5000)
+    b.add_argument("--games", type=A.games, default=5000)
     b.add_argument("--no-search", action="store_true", help="only the rules core")
     b.set_defaults(func=cmd_bench)
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; the exit code: 0 done, 2 bad input (one line ``error: ...`` on stderr, nothing
+    changed), 130 interrupted (Ctrl-C: one line on stderr, no traceback); play and table also use 1."""
     try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:                   # --help, --version (0) or a bad argument (2, printed)
+            return exc.code if isinstance(exc.code, int) else 2
         return args.func(args)
     except BarcelonaError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(A.printable(f"error: {exc}"), file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:              # output piped into `head` and closed: not an error
         try:
             sys.stdout = open(os.devnull, "w")

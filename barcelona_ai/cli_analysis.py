@@ -37,8 +37,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import __version__
+from . import cli_args as A
 from .core import CONSTANTS, State
-from .errors import BarcelonaError
+from .errors import BarcelonaError, SearchInterrupted
+from .jsonio import parse_json, read_bytes, show_path
 
 C = CONSTANTS
 
@@ -62,25 +64,28 @@ class CommandError(BarcelonaError):
 
 def _add_budget(p: argparse.ArgumentParser, command: str, threads: bool = True) -> None:
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--time", type=float, metavar="S", help="search time in seconds (per decision for review)")
-    g.add_argument("--iterations", type=int, metavar="N",
+    g.add_argument("--time", type=A.search_seconds, metavar="S",
+                   help=f"search time in seconds (per decision for review), at most {A.MAX_SECONDS:g}")
+    g.add_argument("--iterations", type=A.iterations, metavar="N",
                    help=f"ISMCTS iterations (default {DEFAULT_ITERATIONS[command]}"
-                        f"{' a decision' if command == 'review' else ''})")
-    p.add_argument("--seed", type=int, default=0, help="engine seed (default 0): same seed, same answer")
+                        f"{' a decision' if command == 'review' else ''}), at most {A.MAX_ITERATIONS:.0e}")
+    p.add_argument("--seed", type=A.seed, default=0, help="engine seed (default 0): same seed, same answer")
     if threads:
-        p.add_argument("--threads", type=int, default=1, metavar="T", help="root-parallel search trees")
+        p.add_argument("--threads", type=A.threads, default=1, metavar="T",
+                       help=f"root-parallel search trees (1..{A.MAX_THREADS})")
     p.add_argument("--json", action="store_true", help="machine-readable output (KataGo-style payload)")
 
 
 def _limit(args: argparse.Namespace):
     from .engine import Limit
     if args.time is not None:
-        if not args.time > 0:
-            raise CommandError(f"--time must be a positive number of seconds, not {args.time:g}")
+        if not 0 < args.time <= A.MAX_SECONDS:          # NaN and infinity fail too
+            raise CommandError(f"--time must be a number of seconds in (0, {A.MAX_SECONDS:g}], "
+                               f"not {args.time:g}")
         return Limit(time=args.time)
     its = args.iterations if args.iterations is not None else DEFAULT_ITERATIONS[args.command]
-    if its < 1:
-        raise CommandError(f"--iterations must be a positive integer, not {its}")
+    if not 1 <= its <= A.MAX_ITERATIONS:
+        raise CommandError(f"--iterations must be an integer from 1 to {A.MAX_ITERATIONS}, not {its}")
     return Limit(iterations=its)
 
 
@@ -96,11 +101,11 @@ def _budget_text(limit) -> str:
 
 def _engine(args: argparse.Namespace):
     from .engine import Engine
-    if args.seed < 0:
-        raise CommandError(f"--seed must be a non-negative integer, not {args.seed}")
+    if not 0 <= args.seed <= A.MAX_SEED:
+        raise CommandError(f"--seed must be an integer from 0 to 2^64-1, not {args.seed}")
     threads = getattr(args, "threads", 1)
-    if not 1 <= threads <= 64:
-        raise CommandError(f"--threads must be 1..64, not {threads}")
+    if not 1 <= threads <= A.MAX_THREADS:
+        raise CommandError(f"--threads must be 1..{A.MAX_THREADS}, not {threads}")
     return Engine(seed=args.seed, threads=threads)
 
 
@@ -111,34 +116,38 @@ def read_document(arg: str) -> tuple[str, dict, str]:
     """(kind, document, label) for a command-line argument: a position or record file, or a shipped example's
     name. kind is "position" or "record"."""
     from .examples import example_text, list_examples
-    path = Path(arg)
-    if path.is_file():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CommandError(f"{arg}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-        label = arg
-    elif arg in list_examples():
-        text, label = example_text(arg), f"example {arg}"
-    elif path.exists():
-        raise CommandError(f"{arg}: not a file")
-    else:
-        raise CommandError(f"{arg}: no such file, and not a shipped example "
-                           f"({', '.join(list_examples())})")
+    name = show_path(arg)
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{arg}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        path = Path(arg)
+        exists, is_file = path.exists(), path.is_file()
+    except (OSError, ValueError):                   # a name too long for the system, a NUL byte
+        exists = is_file = True                     # read_bytes says what is wrong
+    if is_file:
+        data, label = read_bytes(arg, name, CommandError), arg.encode("utf-8", "backslashreplace").decode()
+    elif arg in list_examples():
+        data, label = example_text(arg), f"example {arg}"
+    elif exists:
+        raise CommandError(f"{name}: not a file")
+    else:
+        raise CommandError(f"{name}: no such file, and not a shipped example "
+                           f"({', '.join(list_examples())})")
+    doc = parse_json(data, name, CommandError)
     if not isinstance(doc, dict):
-        raise CommandError(f"{arg}: neither a position nor a game record (expected a JSON object, found "
-                           f"{'a list' if isinstance(doc, list) else json.dumps(doc)})")
+        found = "a list" if isinstance(doc, list) else _cut(json.dumps(doc), 40)
+        raise CommandError(f"{name}: neither a position nor a game record (expected a JSON object, found "
+                           f"{found})")
     fmt = doc.get("format")
     if fmt == "barcelona-position":
         return "position", doc, label
     if fmt == "barcelona-record":
         return "record", doc, label
-    raise CommandError(f"{arg}: neither a position nor a game record (expected \"format\": "
-                       f"\"barcelona-position\" or \"barcelona-record\", found {json.dumps(fmt)})")
+    found = fmt if isinstance(fmt, (str, int, float, bool, type(None))) else type(fmt).__name__
+    raise CommandError(f"{name}: neither a position nor a game record (expected \"format\": "
+                       f"\"barcelona-position\" or \"barcelona-record\", found {_cut(json.dumps(found), 40)})")
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 3] + "..."
 
 
 def load_record(doc: dict, arg: str = "record"):
@@ -225,7 +234,8 @@ def _header(s: State, label: str) -> str:
             f"VP now: {scores}")
 
 
-def _payload(args, limit, s: State, iterations: int, moves: list[dict], players: list[dict], **extra) -> dict:
+def _payload(args, limit, s: State, iterations: int | None, moves: list[dict], players: list[dict],
+             **extra) -> dict:
     doc = {"engine": f"barcelona_ai {__version__}", "seed": args.seed, "budget": _budget(limit),
            "iterations": iterations, "to_move": s.current_player(), "moves": moves, "players": players}
     doc.update(extra)
@@ -255,14 +265,30 @@ def cmd_hint(args: argparse.Namespace) -> int:
     limit, engine = _limit(args), _engine(args)
     me = s.current_player()
     t0 = time.perf_counter()
-    plans = engine.hints(s, limit, top=args.top)
+    interrupted = False
+    try:
+        plans = engine.hints(s, limit, top=args.top)
+    except SearchInterrupted as exc:            # Ctrl-C: the plans of the search so far, then exit code 130
+        plans, interrupted = _partial(exc, list), True
     secs = time.perf_counter() - t0
     if args.json:
-        a = engine.analyse(s, limit)        # same seed and budget: the root statistics of the same search
-        print(json.dumps(_payload(args, limit, s, a.iterations, [m.to_dict() for m in plans],
-                                  [asdict(p) for p in a.players], position=label, at=at, kind="hint"), indent=1))
-        return 0
+        a = None
+        if not interrupted:
+            try:
+                a = engine.analyse(s, limit)    # same seed and budget: the root statistics of the same search
+            except SearchInterrupted as exc:
+                a, interrupted = _partial(exc, object), True
+        doc = _payload(args, limit, s, a.iterations if a else None,
+                       [m.to_dict() for m in plans], [asdict(p) for p in a.players] if a else [], position=label,
+                       at=at, kind="hint")
+        if interrupted:
+            doc["interrupted"] = True
+            print(INTERRUPTED, file=sys.stderr)
+        print(json.dumps(doc, indent=1))
+        return 130 if interrupted else 0
     print(_header(s, label))
+    if interrupted:
+        print(INTERRUPTED)
     print(f"Turn plans for player {me} ({_budget_text(limit)}, seed {args.seed}, {secs:.1f} s):")
     for i, m in enumerate(plans, 1):
         print(f"{i:2d}. {' ; '.join(m.moves)}")
@@ -270,7 +296,18 @@ def cmd_hint(args: argparse.Namespace) -> int:
               f"   [all: {_compact(m.win_prob, m.expected_score)}]")
         if m.main_line:
             print(f"    then: {' / '.join(m.main_line[:6])}")
-    return 0
+    return 130 if interrupted else 0
+
+
+INTERRUPTED = "Search interrupted (Ctrl-C): the answer below is from the search done until then."
+
+
+def _partial(exc: SearchInterrupted, kind):
+    """The partial answer an interrupted search carries; with none, the command ends as interrupted (130)."""
+    result = getattr(exc, "result", None)
+    if result is None or (kind is list and not isinstance(result, list)):
+        raise KeyboardInterrupt from None
+    return result
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -281,15 +318,25 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     _need_decision(s, "analyse")
     limit, engine = _limit(args), _engine(args)
     t0 = time.perf_counter()
-    a = engine.analyse(s, limit, top=args.top)
+    interrupted = False
+    try:
+        a = engine.analyse(s, limit, top=args.top)
+    except SearchInterrupted as exc:            # Ctrl-C: the analysis of the search so far, then exit code 130
+        a, interrupted = _partial(exc, object), True
     secs = time.perf_counter() - t0
     if args.json:
-        print(json.dumps(_payload(args, limit, s, a.iterations, [m.to_dict() for m in a.moves],
-                                  [asdict(p) for p in a.players], position=label, at=at, kind="analysis",
-                                  nodes=a.nodes, search_seed=a.seed), indent=1))
-        return 0
+        doc = _payload(args, limit, s, a.iterations, [m.to_dict() for m in a.moves],
+                       [asdict(p) for p in a.players], position=label, at=at, kind="analysis",
+                       nodes=a.nodes, search_seed=a.seed)
+        if interrupted:
+            doc["interrupted"] = True
+            print(INTERRUPTED, file=sys.stderr)
+        print(json.dumps(doc, indent=1))
+        return 130 if interrupted else 0
     me = a.player
     print(_header(s, label))
+    if interrupted:
+        print(INTERRUPTED)
     print(f"Analysis for player {me} to move: {a.iterations} iterations, {a.nodes} nodes, seed {args.seed}, "
           f"{secs:.1f} s")
     print("(win probability, expected final VP ± spread, VP now, expected VP still to come by group; "
@@ -301,7 +348,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
               f"expected {m.expected_score[me]:5.1f} VP   [all: {_compact(m.win_prob, m.expected_score)}]")
         if m.main_line:
             print(f"    then: {' / '.join(m.main_line[:6])}")
-    return 0
+    return 130 if interrupted else 0
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -491,12 +538,12 @@ def _selfplay_job(job):
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from . import new_game
     from .bots import make_bot
-    if args.games < 1:
-        raise CommandError(f"--games must be at least 1, not {args.games}")
-    if args.seed < 0:
-        raise CommandError(f"--seed must be a non-negative integer, not {args.seed}")
-    if args.workers < 1:
-        raise CommandError(f"--workers must be at least 1, not {args.workers}")
+    if not 1 <= args.games <= A.MAX_GAMES:
+        raise CommandError(f"--games must be 1..{A.MAX_GAMES}, not {args.games}")
+    if not 0 <= args.seed <= A.MAX_SEED - A.MAX_GAMES:
+        raise CommandError(f"--seed must be 0..2^64-1-{A.MAX_GAMES}, not {args.seed}")
+    if not 1 <= args.workers <= A.MAX_WORKERS:
+        raise CommandError(f"--workers must be 1..{A.MAX_WORKERS}, not {args.workers}")
     new_game(args.players, seed=0)                      # PlayerCountError for a bad --players
     specs = args.bot or ["ismcts:300"]
     if len(specs) == 1:
@@ -504,20 +551,24 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     elif len(specs) != args.players:
         raise CommandError(f"give one --bot for every seat, or one for all: {len(specs)} for {args.players} "
                            "players")
-    for spec in specs:
-        make_bot(spec)                                  # an unknown bot fails before any game starts
+    for i, spec in enumerate(specs):
+        try:
+            make_bot(spec)                              # an unknown bot fails before any game starts
+        except BarcelonaError as exc:
+            raise CommandError(f"--bot: {exc}") from None
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(f"--out {args.out}: cannot create the folder ({exc.strerror})") from None
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"--out {show_path(args.out)}: cannot create the folder "
+                           f"({getattr(exc, 'strerror', None) or exc})") from None
     jobs = [(specs, args.seed + g, args.seed + g, args.setup) for g in range(args.games)]
     print(f"selfplay: {_plural(args.games, 'game')}, {args.players} players, seats {', '.join(specs)}; "
           f"setups new_game({args.players}, seed={args.seed}..{args.seed + args.games - 1}); records in {out}")
     t0 = time.perf_counter()
     if args.workers > 1 and args.games > 1:
-        from concurrent.futures import ProcessPoolExecutor
-        with ProcessPoolExecutor(max_workers=min(args.workers, args.games)) as pool:
+        from .arena import worker_pool
+        with worker_pool(min(args.workers, args.games)) as pool:
             results = pool.map(_selfplay_job, jobs)
             _write_games(results, out, args)
     else:
@@ -534,7 +585,11 @@ def _write_games(results, out: Path, args) -> None:
     from .record import GameRecord
     for g, r in enumerate(results, 1):
         path = out / f"game-{g:04d}.json"
-        GameRecord.from_json(r["record"]).save(path)        # checks the record replays, then writes it
+        rec = GameRecord.from_json(r["record"])              # checks the record replays, then writes it
+        try:
+            rec.save(path)
+        except OSError as exc:
+            raise CommandError(f"--out: cannot write {show_path(path)} ({exc.strerror or exc})") from None
         ret = r["returns"]
         winners = [p for p in range(len(ret)) if ret[p] > 0]
         print(f"{path.name}: seed {args.seed + g - 1}, scores {' '.join(str(x) for x in r['scores'])}, "
@@ -565,7 +620,8 @@ def register(sub) -> None:
     h.add_argument("position", metavar="POSITION",
                    help="position or record file (.json), or a shipped example: " + ", ".join(_examples()))
     h.add_argument("--at", type=int, metavar="N", help="for a record: the position after its first N entries")
-    h.add_argument("--top", type=int, default=3, metavar="K", help="how many turn plans (default 3)")
+    h.add_argument("--top", type=A.top, default=3, metavar="K", help=f"how many turn plans (default 3, at most "
+                                                                       f"{A.MAX_TOP})")
     _add_budget(h, "hint")
     h.set_defaults(func=_pipe_safe(cmd_hint), command="hint")
 
@@ -578,7 +634,8 @@ def register(sub) -> None:
     a.add_argument("--at", type=int, metavar="N",
                    help="for a record: the position after its first N entries (default: the end, or the last "
                         "position where someone decides)")
-    a.add_argument("--top", type=int, default=5, metavar="K", help="how many moves (default 5)")
+    a.add_argument("--top", type=A.top, default=5, metavar="K", help=f"how many moves (default 5, at most "
+                                                                     f"{A.MAX_TOP})")
     _add_budget(a, "analyse")
     a.set_defaults(func=_pipe_safe(cmd_analyse), command="analyse")
 
@@ -592,15 +649,15 @@ def register(sub) -> None:
     s = sub.add_parser("selfplay", help="bots play each other; one game record per game",
                        description="Plays N games between bots from seeded setups and writes one game record "
                                    "per game (DIR/game-0001.json, ...).")
-    s.add_argument("--games", type=int, default=1, metavar="N")
-    s.add_argument("--players", type=int, default=2, metavar="P")
+    s.add_argument("--games", type=A.games, default=1, metavar="N", help=f"1..{A.MAX_GAMES}")
+    s.add_argument("--players", type=A.players, default=2, metavar="P")
     s.add_argument("--out", required=True, metavar="DIR", help="folder for the records (created if missing)")
     s.add_argument("--bot", action="append", metavar="SPEC",
                    help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (default ismcts:300); repeat it to "
                         "give each seat its own")
-    s.add_argument("--seed", type=int, default=0, metavar="K", help="game g uses setup seed K+g-1")
+    s.add_argument("--seed", type=A.seed, default=0, metavar="K", help="game g uses setup seed K+g-1")
     s.add_argument("--setup", choices=("random", "printed"), default="random")
-    s.add_argument("--workers", type=int, default=1, metavar="W", help="parallel processes")
+    s.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes")
     s.set_defaults(func=_pipe_safe(cmd_selfplay), command="selfplay")
 
 

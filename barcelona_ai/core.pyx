@@ -795,6 +795,23 @@ cdef void apply_frame(const DataC* d, StateC* s, action_t a) noexcept nogil:
 # 5. end of turn: Cerdà scorings, refresh, draws, game end
 # ============================================================================================================
 
+cdef inline void mod_restock(StateC* s) noexcept nogil:
+    """R73, R111: "If at any point the Modernisme tiles stack would become empty, reshuffle the discarded tiles
+    to create a new stack." 'At any point': the stack is never left empty while discards wait. The moment the
+    last face-down tile is revealed (or tiles are discarded onto an empty stack), the discards *of that moment*
+    become the new stack, not those of some later reveal (issue #8: waiting for the next reveal let a Cerdà
+    refresh reveal the very tiles it had just discarded, with a stack it should have been drawing from).
+    In a refresh the rulebook's order holds: "discard all the Modernisme tiles on display, then reveal four new
+    tiles" (R111), so when the stack runs out during those four reveals the tiles just discarded are among the
+    discards reshuffled: they can come back only when fewer than 4 tiles were face down at the refresh (with
+    none face down and no discards, they are the only tiles left and all four come back). Invariant (see
+    invariants.py): mod_stack == 0 implies mod_discard == 0; both empty is A32 (a short display). The stack is
+    a set whose order is drawn at the reveal chance nodes, so moving the set is the shuffle; its content stays
+    public by deduction, the discards face up (A6)."""
+    if s.mod_stack == 0:
+        s.mod_stack = s.mod_discard
+        s.mod_discard = 0
+
 cdef void score_section(const DataC* d, StateC* s, int sec) noexcept nogil:
     """All players score the section's tile times their multiplier (R107-R110)."""
     cdef int p, cond = s.cerda_tile[sec]
@@ -878,10 +895,8 @@ cdef void settle(const DataC* d, StateC* s) noexcept nogil:
             if popcount32(s.mod_display) >= d.display_size:
                 s.reveal_pending = 0
                 continue
-            if s.mod_stack == 0:
-                s.mod_stack = s.mod_discard
-                s.mod_discard = 0
-            if s.mod_stack == 0:
+            mod_restock(s)                                        # no-op but for a hand-made (set_raw) state
+            if s.mod_stack == 0:                                  # stack and discards empty: short display (A32)
                 s.reveal_pending = 0
                 continue
             return
@@ -916,9 +931,10 @@ cdef void settle(const DataC* d, StateC* s) noexcept nogil:
         if s.phase == PH_REFRESH:
             if s.refresh_pending > 0:                             # discard the display, reveal a new one (R111)
                 s.refresh_pending -= 1
-                s.mod_discard |= s.mod_display
+                s.mod_discard |= s.mod_display                    # first discard the display...
                 s.mod_display = 0
-                s.reveal_pending = d.display_size
+                mod_restock(s)                                    # ...onto an empty stack: it is the stack now
+                s.reveal_pending = d.display_size                 # ...then reveal 4 (R111, R73)
                 continue
             s.phase = PH_DRAW
             s.draws_left = imax(0, 2 - hand_size(&s.pl[s.cur]))   # refill to 2; a skipped hand stays (A1)
@@ -1021,6 +1037,7 @@ cdef void state_apply(const DataC* d, StateC* s, action_t a) noexcept nogil:
         s.mod_stack &= ~(<uint32_t>1 << (a - A_REVEAL))
         s.mod_display |= <uint32_t>1 << (a - A_REVEAL)
         s.reveal_pending -= 1
+        mod_restock(s)                                            # the last face-down tile: reshuffle now (R73)
     elif a >= A_DRAW:
         s.bag[a - A_DRAW] -= 1
         s.pl[s.cur].hand[a - A_DRAW] += 1
@@ -1412,6 +1429,158 @@ def game_data(edition="default"):
     return _DATA_CACHE[key]
 
 
+def _count_arg(name, value, lo, hi):
+    """An integer argument within [lo, hi], or a BarcelonaError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise BarcelonaError(f"{name} must be an integer from {lo} to {hi}, not {value!r}")
+    return value
+
+
+def _seed64(seed):
+    """A seed as the 64-bit C generator state (any integer; its low 64 bits)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BarcelonaError(f"a seed is an integer, not {seed!r}")
+    return <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+
+
+cdef inline bint _out(int v, int lo, int hi) noexcept nogil:
+    return v < lo or v > hi
+
+cdef object raw_bounds_problem(const DataC* d, const StateC* s):
+    """The first field of `s` that the C code would use out of bounds, as a message; None when there is none.
+
+    The memory-safety guard of every way a whole state enters C (State._set_raw, pickles, position loading,
+    issue #8): each value the engine uses as an array index, a loop bound, a shift or a seat is in its range,
+    and the cross-field facts the engine indexes with are true (a crossing's Intersection owner has built at
+    least one, so inter_picks[inters - 1] exists; a pending MARKER effect finds room on its building's stack of
+    at most one marker per level, R102). It does not check the rules (position.py and invariants.py do): a state
+    that passes may be unreachable, but no playout from it reads or writes outside the state."""
+    cdef int n = s.num_players, i, k, p, cnt, cap, lvl, code, j
+    cdef int pend[NBSPACE]
+    cdef const PlayerC* pl
+    cdef const FrameC* f
+    if _out(n, 2, MAX_PLAYERS):
+        return f"num_players {n} is not 2..4"
+    if _out(s.cur, 0, n - 1):
+        return f"cur {s.cur} is not a seat"
+    if _out(s.phase, PH_PLACE, PH_OVER):
+        return f"phase {s.phase} is not a phase"
+    if _out(s.place_crossing, -1, NCROSS - 1):
+        return f"place_crossing {s.place_crossing} is not a crossing"
+    if _out(s.streets_used, 0, 7):
+        return f"streets_used {s.streets_used} is not a mask of 3 streets"
+    if _out(s.discard_player, -1, n - 1):
+        return f"discard_player {s.discard_player} is not a seat"
+    if _out(s.reveal_pending, 0, d.display_size):
+        return f"reveal_pending {s.reveal_pending} is not 0..{d.display_size}"
+    if _out(s.refresh_pending, 0, 3) or _out(s.draws_left, 0, 2):
+        return f"refresh_pending {s.refresh_pending} / draws_left {s.draws_left} out of range"
+    if _out(s.end_triggered, 0, 1) or _out(s.activity, 0, 1):
+        return "end_triggered and activity are 0 or 1"
+    if _out(s.nframes, 0, MAX_FRAMES):
+        return f"nframes {s.nframes} is not 0..{MAX_FRAMES}"
+    for i in range(NSTREET):
+        if _out(s.street_action[i], 0, NSTREET - 1):
+            return f"street_action[{i}] {s.street_action[i]} is not an action tile"
+    for i in range(NCROSS):
+        if _out(s.cross_lo[i], -1, NCLASS - 1) or _out(s.cross_hi[i], -1, NCLASS - 1) \
+                or (s.cross_hi[i] >= 0 and s.cross_lo[i] < 0):
+            return f"crossing {i}: citizens {s.cross_lo[i]}, {s.cross_hi[i]}"
+        if _out(s.cross_int[i], -1, n - 1):
+            return f"cross_int[{i}] {s.cross_int[i]} is not a seat"
+    for i in range(NSPACE):
+        if _out(s.street_owner[i], -1, n - 1) or _out(s.passenger[i], -1, n - 1):
+            return f"street space {i}: owner {s.street_owner[i]}, passenger {s.passenger[i]}"
+    for i in range(NBSPACE):
+        lvl = s.bld_level[i]
+        if (lvl != 0 and lvl != 4) if d.bs_corner[i] else _out(lvl, 0, 3):
+            return f"building space {i} has level {lvl}"
+        cap = 0 if lvl == 0 else (1 if lvl == 4 else lvl)          # one marker per level (R102)
+        if _out(s.bld_n[i], 0, cap):
+            return f"building space {i} (level {lvl}) holds {s.bld_n[i]} markers"
+        for k in range(s.bld_n[i]):
+            if _out(s.bld_mark[i * 3 + k], 0, n - 1):
+                return f"building space {i}: marker {k} is seat {s.bld_mark[i * 3 + k]}"
+        pend[i] = 0
+    for i in range(4):
+        if _out(s.bld_stack[i], 0, d.bld_count[i]):
+            return f"bld_stack[{i}] {s.bld_stack[i]} is not 0..{d.bld_count[i]}"
+    for k in range(NCLASS):
+        if s.track[k] >> d.track_len[k] or _out(s.track_off[k], 0, d.citizens[k]) \
+                or _out(s.bag[k], 0, d.citizens[k]):
+            return f"citizens of class {k}: track, beside it or bag out of range"
+    for i in range(3):
+        if _out(s.cerda_tile[i], 0, d.ncond - 1):
+            return f"cerda_tile[{i}] {s.cerda_tile[i]} is not a condition"
+    if _out(s.scored, 0, 7) or _out(s.scorings, 0, 3):
+        return "scored / scorings out of range"
+    for i in range(NPS):
+        if _out(s.ps_left[i], -1, ps_tiles_per_stack(d, s)):
+            return f"ps_left[{i}] {s.ps_left[i]} out of range"
+    if s.mod_stack >> NMOD or s.mod_display >> NMOD or s.mod_discard >> NMOD or s.sag_offer >> NSAG \
+            or s.sidewalk >> NSIDE:
+        return "a tile or Sidewalk mask has bits past its pieces"
+    for p in range(n):
+        pl = &s.pl[p]
+        if pl.score < 0 or pl.coins < 0 or pl.cloth < 0 or pl.turns < 0:
+            return f"player {p}: score, coins, cloth or turns negative"
+        for i in range(NSRC):
+            if pl.vp_src[i] < 0:
+                return f"player {p}: vp_src[{i}] negative"
+        cnt = 0
+        for i in range(NCROSS):
+            cnt += s.cross_int[i] == p
+        if _out(pl.inters, 1 if cnt else 0, NINTER):               # apply_place reads inter_picks[inters - 1]
+            return f"player {p}: inters {pl.inters} but {cnt} Intersections on the crossings"
+        if _out(pl.cobbles, 0, NCOBBLE) or _out(pl.narrow, 0, d.narrow_total) or _out(pl.wide, 0, d.wide_total) \
+                or _out(pl.passengers, 0, NPASS) or _out(pl.markers, 0, NMARKERS) or _out(pl.tram, -1, NSPACE - 1):
+            return f"player {p}: a component count or the Tram out of range"
+        if _out(pl.cerda, 0, d.cerda_spaces - 1) or _out(pl.sagrada, 0, d.sag_spaces - 1):
+            return f"player {p}: Cerdà {pl.cerda} or Sagrada {pl.sagrada} off the track"
+        for i in range(NPROJ):
+            if _out(pl.mod_tile[i], -1, NMOD - 1) or _out(pl.mod_up[i], 0, 1):
+                return f"player {p}: Modernisme project space {i} out of range"
+        for i in range(3):
+            if _out(pl.sag_tile[i], -1, NSAG - 1):
+                return f"player {p}: Sagrada slot {i} out of range"
+        if _out(pl.ps_built, 0, (1 << NPS) - 1):
+            return f"player {p}: ps_built {pl.ps_built} out of range"
+        for k in range(NCLASS):                                     # -1: an observation's hidden hand (render)
+            if _out(pl.hand[k], -1, 2):
+                return f"player {p}: hand {pl.hand[0]}, {pl.hand[1]}, {pl.hand[2]}"
+    for i in range(s.nframes):
+        f = &s.frames[i]
+        if _out(f.kind, FR_EFFECTS, FR_INT_PICK) or _out(f.player, 0, n - 1) or _out(f.src, 0, NSRC - 1):
+            return f"frame {i}: kind {f.kind}, player {f.player} or source {f.src} out of range"
+        if f.kind == FR_EFFECTS:
+            if f.lst >= d.nlists or _out(f.a, 0, d.eff_n[f.lst]):
+                return f"frame {i}: effect list {f.lst} / next {f.a} out of range"
+            for j in range(f.a, d.eff_n[f.lst]):
+                code = d.eff_code[f.lst * MAX_EFF + j]
+                if code == E_MARKER:
+                    if _out(f.b, 0, NBSPACE - 1):
+                        return f"frame {i}: building space {f.b} out of range"
+                    pend[f.b] += 1
+        elif f.kind == FR_GRANT and _out(f.a, 0, NGK - 1):
+            return f"frame {i}: grant kind {f.a} out of range"
+        elif f.kind == FR_PASSENGER and (_out(f.a, 0, NSPACE - 1) or _out(f.b, 0, 1)):
+            return f"frame {i}: Passenger space {f.a} / coin_free {f.b} out of range"
+        elif f.kind == FR_SAGRADA and f.a < 0:
+            return f"frame {i}: {f.a} Sagrada steps"
+        elif f.kind == FR_SAG_TILE and (_out(f.a, 1, 3) or _out(f.b, 0, 2)):
+            return f"frame {i}: Sagrada level {f.a} / slot {f.b} out of range"
+        elif f.kind == FR_RES and _out(f.a, 0, A_DISCARD_COIN - A_RES - 1):   # A_RES + a stays below the discards
+            return f"frame {i}: {f.a} resources out of range"
+        elif f.kind == FR_INT_PICK and (f.a < 0 or _out(f.b, 0, (1 << NINTER) - 1)):
+            return f"frame {i}: picks {f.a} / slots {f.b} out of range"
+    for i in range(NBSPACE):
+        lvl = s.bld_level[i]
+        cap = 0 if lvl == 0 else (1 if lvl == 4 else lvl)
+        if pend[i] and s.bld_n[i] + pend[i] > cap:                # place_marker writes bld_mark[i * 3 + bld_n]
+            return f"building space {i}: {s.bld_n[i]} markers + {pend[i]} pending exceed its {cap} (R102)"
+    return None
+
+
 cdef class State:
     """A game of Barcelona: the C state plus an undo history (OpenSpiel's State contract; see DESIGN.md)."""
 
@@ -1451,8 +1620,8 @@ cdef class State:
             raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
         if setup not in ("random", "printed"):
             raise BarcelonaError(f"setup must be 'random' or 'printed', not {setup!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise BarcelonaError(f"seed must be a non-negative integer, not {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise BarcelonaError(f"seed must be an integer from 0 to 2**64 - 1, not {seed!r}")
         cdef State st = State.__new__(State)
         st.data = game_data(edition)
         state_setup(&st.data.c, &st.c, players, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), setup == "printed")
@@ -1542,7 +1711,7 @@ cdef class State:
         """64-bit hash of the whole state (hidden hands included)."""
         return state_hash(&self.c)
 
-    def observation_hash(self, int player):
+    def observation_hash(self, player):
         """64-bit hash of what `player` may know (A6); equal for states that differ only in hidden hands."""
         self._check_seat(player)
         return state_observation_hash(&self.c, player)
@@ -1565,48 +1734,83 @@ cdef class State:
         state_returns(&self.data.c, &self.c, out)
         return [out[p] for p in range(self.c.num_players)]
 
-    def condition_count(self, cond, int player):
-        """How many times `player` fulfils a scoring condition ('SC05' or its index)."""
+    def condition_count(self, cond, player):
+        """How many times `player` fulfils a scoring condition ('SC05' or its index 0..ncond-1)."""
         self._check_seat(player)
         names = [n.split()[0] for n in self.data.edition.t["cond_names"]]
-        idx = names.index(cond) if isinstance(cond, str) else int(cond)
+        if isinstance(cond, str):
+            if cond not in names:
+                raise BarcelonaError(f"cond: {cond!r} is not a scoring condition of this edition "
+                                     f"({', '.join(names)})")           # (no names[-1]: wraparound is off)
+            idx = names.index(cond)
+        elif isinstance(cond, bool) or not isinstance(cond, int) or not 0 <= cond < self.data.c.ncond:
+            raise BarcelonaError(f"cond: {cond!r} is not a condition name or index 0..{self.data.c.ncond - 1}")
+        else:
+            idx = cond
         return condition_count(&self.data.c, &self.c, idx, player)
 
-    def determinize(self, int viewpoint, seed):
-        """A full state consistent with what `viewpoint` knows: other hands resampled from the unseen pool."""
+    def determinize(self, viewpoint, seed):
+        """A full state consistent with what `viewpoint` knows: other hands resampled from the unseen pool. It
+        has no history (undo() and history() cannot reach the real past) and depends only on `viewpoint`'s
+        observation and `seed`."""
         self._check_seat(viewpoint)
-        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
-        st = self.clone()
-        state_determinize(&self.data.c, &(<State>st).c, viewpoint, &rng)
+        cdef uint64_t rng = _seed64(seed)
+        cdef State st = State.__new__(State)
+        st.data = self.data
+        memcpy(&st.c, &self.c, sizeof(StateC))
+        state_determinize(&self.data.c, &st.c, viewpoint, &rng)
         return st
+
+    def _suppose_holds(self, player, cls):
+        """For writing a forecast (a main line) on a determinization: make seat `player`'s hidden hand hold a
+        citizen of class `cls` by exchanging one with the bag, which gives another sample consistent with the
+        same observation (A6). Returns whether the hand now holds one. Never for a real game's state."""
+        cdef int k
+        cdef PlayerC* pl
+        self._check_seat(player)
+        if isinstance(cls, bool) or not isinstance(cls, int) or not 0 <= cls < NCLASS:
+            raise BarcelonaError(f"no citizen class {cls!r}")
+        pl = &self.c.pl[player]
+        if pl.hand[cls] > 0:
+            return True
+        if self.c.bag[cls] == 0:
+            return False
+        for k in range(NCLASS):
+            if pl.hand[k] > 0:
+                pl.hand[k] -= 1
+                self.c.bag[k] += 1
+                pl.hand[cls] += 1
+                self.c.bag[cls] -= 1
+                return True
+        return False
 
     def playout(self, seed):
         """Uniformly random legal play from here to the end, in C, on a copy; returns the final scores."""
-        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        cdef uint64_t rng = _seed64(seed)
         cdef StateC tmp
         memcpy(&tmp, &self.c, sizeof(StateC))
         with nogil:
             state_playout(&self.data.c, &tmp, &rng)
         return [tmp.pl[p].score for p in range(tmp.num_players)]
 
-    def random_games(self, int n, seed):
+    def random_games(self, games, seed):
         """Play n random games from here in C (benchmarks); returns the total number of actions applied."""
-        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        cdef uint64_t rng = _seed64(seed)
         cdef StateC tmp
         cdef long long total = 0
-        cdef int i
+        cdef int i, n = _count_arg("games", games, 0, 10**9)
         with nogil:
             for i in range(n):
                 memcpy(&tmp, &self.c, sizeof(StateC))
                 total += state_playout(&self.data.c, &tmp, &rng)
         return total
 
-    def apply_undo_walk(self, int n, seed):
+    def apply_undo_walk(self, actions, seed):
         """n random applies each followed by an undo-by-copy (benchmarks); returns n."""
-        cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+        cdef uint64_t rng = _seed64(seed)
         cdef StateC tmp, saved
         cdef action_t buf[MAX_LEGAL]
-        cdef int i, k, cnt
+        cdef int i, k, cnt, n = _count_arg("actions", actions, 0, 2 * 10**9)
         memcpy(&tmp, &self.c, sizeof(StateC))
         with nogil:
             for i in range(n):
@@ -1620,9 +1824,10 @@ cdef class State:
                 state_apply(&self.data.c, &tmp, buf[k])
         return n
 
-    def perft(self, int depth):
+    def perft(self, depth):
         """Number of action sequences of length `depth` (chance outcomes counted as actions)."""
         cdef StateC saved
+        depth = _count_arg("perft depth", depth, 0, 64)
         if depth == 0:
             return 1
         acts = self.legal_actions()
@@ -1641,26 +1846,39 @@ cdef class State:
         """The C state as nested Python dicts and lists (field names of core.pxd)."""
         return self.c
 
-    def set_raw(self, dict raw):
-        """Replace the state by a raw dict (as from raw()); callers validate (position.py). Clears history."""
+    def _set_raw(self, dict raw):
+        """Internal: replace the state by a raw dict (as from raw()) and clear the history. Only the memory-safety
+        guard runs (raw_bounds_problem: every index in range, BarcelonaError otherwise); the rules are not
+        checked, so the result may be unreachable. Position documents are the validated way in (position.py)."""
         cdef StateC tmp
         memset(&tmp, 0, sizeof(StateC))
-        tmp = raw
+        try:
+            tmp = raw
+        except (TypeError, ValueError, KeyError, OverflowError) as exc:
+            raise BarcelonaError(f"raw state: {type(exc).__name__}: {exc}") from None
+        problem = raw_bounds_problem(&self.data.c, &tmp)
+        if problem is not None:
+            raise BarcelonaError(f"raw state: {problem}")
         memcpy(&self.c, &tmp, sizeof(StateC))
         self.nhistory = 0
 
     @staticmethod
-    def from_raw(dict raw, edition="default"):
+    def _from_raw(dict raw, edition="default"):
+        """Internal: a state from a raw dict (see _set_raw), with no history."""
         cdef State st = State.__new__(State)
         st.data = game_data(edition)
-        st.set_raw(raw)
+        st._set_raw(raw)
         return st
 
+    def _bounds_problem(self):
+        """The core's memory-safety guard on this state (raw_bounds_problem): a message, or None (invariants.py)."""
+        return raw_bounds_problem(&self.data.c, &self.c)
+
     def settle(self):
-        """Run the automatic steps (after set_raw of a hand-made position)."""
+        """Run the automatic steps (after _set_raw of a hand-made position)."""
         settle(&self.data.c, &self.c)
 
-    def observation(self, int player):
+    def observation(self, player):
         """What `player` may know, as a raw dict: other hands as [size, -1, -1], the bag as the unseen pool."""
         self._check_seat(player)
         cdef StateC tmp
@@ -1702,11 +1920,25 @@ cdef class State:
 
 
 def _state_from_pickle(source, raw, snaps, actions):
-    cdef State st = State.from_raw(raw, source)
+    """Unpickle a State: the state and each undo snapshot pass the memory-safety guard (raw_bounds_problem), the
+    actions are action ids; a tampered pickle raises BarcelonaError instead of reaching C unchecked."""
+    cdef State st = State._from_raw(raw, source)
     cdef StateC tmp
+    if not isinstance(snaps, list) or not isinstance(actions, list) or len(snaps) != len(actions):
+        raise BarcelonaError("pickled state: the undo history is malformed")
     for snap, a in zip(snaps, actions):
+        if isinstance(a, bool) or not isinstance(a, int) or not 0 <= a < NUM_ACTIONS:
+            raise BarcelonaError(f"pickled state: history action {a!r} is not an action id")
+        if not isinstance(snap, dict):
+            raise BarcelonaError("pickled state: an undo snapshot is not a raw state")
         memset(&tmp, 0, sizeof(StateC))
-        tmp = snap
+        try:
+            tmp = snap
+        except (TypeError, ValueError, KeyError, OverflowError) as exc:
+            raise BarcelonaError(f"pickled state: {type(exc).__name__}: {exc}") from None
+        problem = raw_bounds_problem(&st.data.c, &tmp)
+        if problem is not None:
+            raise BarcelonaError(f"pickled state: undo snapshot: {problem}")
         st._push_history(a)
         memcpy(&st.hist[st.nhistory - 1], &tmp, sizeof(StateC))
     return st

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 
 from . import __version__
 from .core import CONSTANTS, SOURCES, State
-from .errors import BarcelonaError, PlayerCountError
+from .notation import describe_action_id
+from .errors import BarcelonaError, PlayerCountError, SearchInterrupted
 from .search import Tree, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
@@ -26,9 +28,15 @@ class SearchError(BarcelonaError):
     """A search asked of a state where nobody decides (terminal, chance) or for the wrong player."""
 
 
+MAX_ITERATIONS = 10**12             # a search budget must end: about a day of search on one core at 10^7/s
+MAX_SECONDS = 1e6                   # about 11.6 days
+MAX_TOTAL_NODES = 100_000_000       # over all root-parallel trees: memory stays bounded (72 bytes a node)
+
+
 @dataclass(frozen=True)
 class Limit:
-    """Search budget: iterations, time in seconds, or both (whichever is reached first)."""
+    """Search budget: iterations, time in seconds, or both (whichever is reached first). Both are finite; a
+    search also ends early on Ctrl-C (SearchInterrupted) or Engine.stop()."""
     iterations: int | None = None
     time: float | None = None
 
@@ -36,10 +44,14 @@ class Limit:
         if self.iterations is None and self.time is None:
             raise BarcelonaError("Limit needs iterations or time")
         if self.iterations is not None and (isinstance(self.iterations, bool) or
-                                            not isinstance(self.iterations, int) or self.iterations < 1):
-            raise BarcelonaError(f"Limit.iterations must be a positive integer, not {self.iterations!r}")
-        if self.time is not None and not (isinstance(self.time, (int, float)) and self.time > 0):
-            raise BarcelonaError(f"Limit.time must be a positive number of seconds, not {self.time!r}")
+                                            not isinstance(self.iterations, int) or
+                                            not 1 <= self.iterations <= MAX_ITERATIONS):
+            raise BarcelonaError(f"Limit.iterations must be an integer from 1 to {MAX_ITERATIONS:.0e}, "
+                                 f"not {self.iterations!r}")
+        if self.time is not None and (isinstance(self.time, bool) or not isinstance(self.time, (int, float))
+                                      or not 0 < self.time <= MAX_SECONDS):       # refuses NaN and infinity
+            raise BarcelonaError(f"Limit.time must be a number of seconds in (0, {MAX_SECONDS:.0e}], "
+                                 f"not {self.time!r}")
 
 
 @dataclass(frozen=True)
@@ -150,18 +162,119 @@ class _Merged:
         return out
 
 
+class _Search:
+    """One call's search: the trees (root-parallel), the budget left, and the view its answers are written on.
+
+    The trees run in worker threads while the calling thread waits in short joins, so that Ctrl-C reaches it at
+    once: it then asks every tree to stop (they return within one iteration) and raises SearchInterrupted.
+    run() can be called repeatedly with a slice of time: an iteration budget gives the same trees however it
+    is sliced (analysis streams)."""
+
+    def __init__(self, state: State, player: int, call_seed: int, trees: list[Tree], limit: Limit,
+                 halving: bool):
+        self.state = state
+        self.player = player
+        self.call_seed = call_seed
+        self.trees = trees
+        self.halving = halving
+        n = len(trees)
+        its = limit.iterations or 0
+        self.left = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else None
+        self.deadline = time.monotonic() + limit.time if limit.time else None
+        self.stopped = False
+
+    def done(self) -> bool:
+        if self.stopped:
+            return True
+        if self.left is not None and not any(self.left):
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def stop(self) -> None:
+        """Ask the running trees to return (thread-safe: a web request or a signal handler may call it)."""
+        self.stopped = True
+        for t in self.trees:
+            t.request_stop()
+
+    def run(self, slice_seconds: float | None = None) -> None:
+        """Search until the budget is spent, stop() is called, or `slice_seconds` pass (then run() again)."""
+        if self.done():
+            return
+        secs = 0.0
+        if self.deadline is not None:
+            secs = max(self.deadline - time.monotonic(), 1e-6)
+        if slice_seconds is not None:
+            secs = min(secs, slice_seconds) if secs else slice_seconds
+        jobs = [(t, self.left[i] if self.left is not None else 0) for i, t in enumerate(self.trees)]
+        jobs = [(i, t, k) for i, (t, k) in enumerate(jobs) if k or self.left is None]
+        done = [0] * len(self.trees)
+        errors: list[BaseException] = []
+
+        def work(i: int, tree: Tree, k: int) -> None:
+            try:
+                done[i] = tree.run(k, secs, self.halving)
+            except BaseException as exc:           # re-raised in the calling thread
+                errors.append(exc)
+
+        workers = [threading.Thread(target=work, args=job, daemon=True) for job in jobs]
+        for w in workers:
+            w.start()
+        try:
+            for w in workers:
+                while w.is_alive():
+                    w.join(0.05)
+        except KeyboardInterrupt:
+            self.stop()
+            for w in workers:
+                w.join()
+            raise SearchInterrupted() from None
+        finally:
+            if self.left is not None:
+                self.left = [max(0, k - d) for k, d in zip(self.left, done)]
+        if errors:
+            raise errors[0]
+
+    def merged(self) -> "_Merged":
+        return _Merged(self.trees)
+
+
 class Engine:
-    """ISMCTS engine. ``Engine(seed=1, threads=2, reward="win")``; the settings are SearchSettings fields."""
+    """ISMCTS engine. ``Engine(seed=1, threads=2, reward="win")``; the settings are SearchSettings fields.
+
+    Every answer for player p is computed from p's observation only (A6): the search determinizes from it, the
+    call's seed is drawn from it, and moves and main lines are written on a determinization of it, with other
+    players' placements written without the citizens p cannot see. Ctrl-C during a call stops the search within
+    a fraction of a second and raises SearchInterrupted (a KeyboardInterrupt) carrying the answer so far."""
 
     def __init__(self, seed: int = 0, settings: SearchSettings | None = None, **overrides):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise BarcelonaError(f"seed must be a non-negative integer, not {seed!r}")
+        if settings is not None and not isinstance(settings, SearchSettings):
+            raise BarcelonaError(f"settings must be a SearchSettings, not {type(settings).__name__}")
+        unknown = sorted(set(overrides) - set(SearchSettings.__dataclass_fields__))
+        if unknown:
+            raise BarcelonaError(f"unknown search setting {unknown[0]!r}")
         self.seed = seed
         self.settings = SearchSettings(**{**asdict(settings or SearchSettings()), **overrides})
-        if not isinstance(self.settings.threads, int) or not 1 <= self.settings.threads <= 64:
-            raise BarcelonaError("threads must be 1..64")
-        self._last: tuple | None = None        # (player, history, root state, trees) of the last search
+        if isinstance(self.settings.threads, bool) or not isinstance(self.settings.threads, int) or \
+                not 1 <= self.settings.threads <= 64:
+            raise BarcelonaError(f"search setting threads must be 1..64, not {self.settings.threads!r}")
+        if self.settings.root_halving not in (None, True, False):
+            raise BarcelonaError(f"search setting root_halving must be true, false or None, not "
+                                 f"{self.settings.root_halving!r}")
         self._params = self.settings.params()
+        if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
+            raise BarcelonaError(f"search settings threads x max_nodes ({self.settings.threads} x "
+                                 f"{self.settings.max_nodes}) exceed {MAX_TOTAL_NODES:,} nodes "
+                                 f"({MAX_TOTAL_NODES * Tree.node_bytes() / 2**30:.1f} GiB)")
+        self._last: tuple | None = None        # (player, history, root state, trees) of the last search
+        self._running: _Search | None = None
+
+    def stop(self) -> None:
+        """Stop the search running now (from another thread): the call returns the answer of the work done."""
+        running = self._running
+        if running is not None:
+            running.stop()
 
     # -- running the search -------------------------------------------------------------------------------
     def _check(self, state: State, viewpoint: int | None) -> int:
@@ -186,31 +299,32 @@ class Engine:
         h = self.settings.root_halving
         return state.num_players == 4 if h is None else bool(h)
 
-    def _search(self, state: State, limit: Limit, viewpoint: int | None,
-                halving: bool = False) -> tuple[_Merged, int, int]:
+    def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = False) -> _Search:
+        """A search for the player to move; `choosing` a move (best_move, hints) may use sequential halving."""
         if not isinstance(limit, Limit):
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
+        halving = choosing and self._halving(state)
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
-        n = self.settings.threads
         trees = self._reused_trees(state, player) if self.settings.reuse_tree else None
         if trees is None:
-            trees = [Tree(state, player, self._params, _mix_seed(call_seed, i)) for i in range(n)]
+            trees = [Tree(state, player, self._params, _mix_seed(call_seed, i))
+                     for i in range(self.settings.threads)]
         if self.settings.reuse_tree:
             self._last = (player, tuple(state.history()), state.clone(), trees)
-        its = limit.iterations or 0
-        per = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else [0] * n
-        secs = float(limit.time or 0.0)
-        if n == 1:
-            trees[0].run(per[0], secs, halving)
-        else:
-            threads = [threading.Thread(target=t.run, args=(k, secs, halving))
-                       for t, k in zip(trees, per) if k or secs]
-            for th in threads:
-                th.start()
-            for th in threads:
-                th.join()
-        return _Merged(trees), player, call_seed
+        return _Search(state, player, call_seed, trees, limit, halving)
+
+    def _finish(self, search: _Search, answer):
+        """Run `search` to its end and return answer(search); on Ctrl-C, SearchInterrupted with the answer so
+        far (None if there is none yet)."""
+        self._running = search
+        try:
+            search.run()
+        except SearchInterrupted:
+            raise SearchInterrupted(_answer_or_none(answer, search)) from None
+        finally:
+            self._running = None
+        return answer(search)
 
     def _reused_trees(self, state: State, player: int) -> list[Tree] | None:
         """The last search's trees re-rooted at `state`, if `state` continues that search's root position.
@@ -232,93 +346,180 @@ class Engine:
             return None
         return trees
 
-    # -- reading results ----------------------------------------------------------------------------------
-    @staticmethod
-    def _move_info(state: State, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
-        v = max(stats["visits"], 1)
-        return MoveInfo(actions=list(keys), moves=_notation(state, keys), visits=stats["visits"],
-                        win_prob=[x / v for x in stats["win"]], expected_score=[x / v for x in stats["score"]],
-                        main_line=main)
-
-    def _candidates(self, state: State, merged: _Merged) -> list[MoveInfo]:
-        kids = merged.root_children()
-        out = []
-        for key in _root_order(merged):
-            st = kids[key]
-            tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
-            out.append(self._move_info(state, [key], st, _main_line(state, [key], tree, node)))
-        return out
-
+    # -- the calls ----------------------------------------------------------------------------------------
     def best_move(self, state: State, limit: Limit, viewpoint: int | None = None) -> int:
         """The action id to play: the sequential-halving survivor (the one with most visits among the threads'
         survivors), else the most visited root action; ties go to the lower id (_root_order)."""
-        merged, _, _ = self._search(state, limit, viewpoint, self._halving(state))
-        order = _root_order(merged)
-        return order[0] if order else state.legal_actions()[0]
+        search = self._start(state, limit, viewpoint, choosing=True)
+        return self._finish(search, _best_action)
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:
         """The `top` best turn plans: this player's decisions until another player or chance is next."""
-        if isinstance(top, bool) or not isinstance(top, int) or top < 1:
-            raise BarcelonaError(f"top must be a positive integer, not {top!r}")
-        merged, player, _ = self._search(state, limit, viewpoint, self._halving(state))
-        kids = merged.root_children()
-        ranked = []                     # (rank of the plan among its first move's plans, rank of the first move)
-        for first, key in enumerate(_root_order(merged)):
-            st = kids[key]
-            tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
-            plans = []
-            for keys, end in _plan_leaves(tree, node, player, [key]):
-                nd = tree.node(end)
-                stats = {"visits": nd["visits"], "win": nd["win"], "score": nd["score"]}
-                if keys == [key]:
-                    stats = st          # merged statistics for one-decision plans
-                plans.append(self._move_info(state, keys, stats, _main_line(state, keys, tree, end)))
-            plans.sort(key=lambda m: (-m.visits, -m.win_prob[player], m.actions))
-            ranked += [(i, first, m) for i, m in enumerate(plans)]
-        ranked.sort(key=lambda r: (r[0], r[1]))      # the main plan of every first move, in the engine's order
-        return [m for _, _, m in ranked[:top]]
+        _check_top(top)
+        search = self._start(state, limit, viewpoint, choosing=True)
+        return self._finish(search, lambda sr: _hints(sr, top))
 
     def analyse(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None) -> Analysis:
         """Who is ahead and by how much: per player win probability, expected final score and its spread,
         the expected score by source, and the best moves with their main lines."""
-        merged, player, call_seed = self._search(state, limit, viewpoint)
-        its = sum(t.root_stats()["iterations"] for t in merged.trees)
-        acts = sum(t.root_stats()["actions"] for t in merged.trees)
-        k = state.num_players
-        score_sum = [0.0] * k
-        score_sq = [0.0] * k
-        win_sum = [0.0] * k
-        src_sum = [[0.0] * len(SOURCES) for _ in range(k)]
-        for t in merged.trees:
-            rs = t.root_stats()
-            for q in range(k):
-                score_sum[q] += rs["score_sum"][q]
-                score_sq[q] += rs["score_sq"][q]
-                win_sum[q] += rs["win_sum"][q]
-                for j in range(len(SOURCES)):
-                    src_sum[q][j] += rs["src_sum"][q][j]
-        now = state.score_breakdown()
-        players = []
+        _check_top(top)
+        search = self._start(state, limit, viewpoint)
+        return self._finish(search, lambda sr: _analysis(sr, top))
+
+    def analysis(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None,
+                 interval: float = 0.5) -> "AnalysisStream":
+        """A streaming analyse(): an iterator of interim Analysis reports, one every `interval` seconds of
+        search, the last one at the end of the budget (with an iteration limit it equals analyse()'s answer).
+        Stop it at any moment: leave the loop, or call stop() (from any thread) to end with a final report.
+        Like python-chess's ``engine.analysis()`` and KataGo's ``reportDuringSearchEvery``."""
+        _check_top(top)
+        if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0.01 <= interval <= 3600:
+            raise BarcelonaError(f"interval must be 0.01 to 3600 seconds, not {interval!r}")
+        return AnalysisStream(self, self._start(state, limit, viewpoint), top, float(interval))
+
+
+class AnalysisStream:
+    """Interim analysis reports of one running search (Engine.analysis). Iterate over it; ``stop()`` ends it
+    (the next report is the last); ``latest`` is the last report given. Also a context manager."""
+
+    def __init__(self, engine: Engine, search: _Search, top: int, interval: float):
+        self._engine = engine
+        self._search = search
+        self._top = top
+        self._interval = interval
+        self.latest: Analysis | None = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> Analysis:
+        sr = self._search
+        if sr.done() and self.latest is not None:
+            raise StopIteration
+        self._engine._running = sr
+        try:
+            sr.run(self._interval)
+        except SearchInterrupted:
+            raise SearchInterrupted(_answer_or_none(lambda x: _analysis(x, self._top), sr)) from None
+        finally:
+            self._engine._running = None
+        self.latest = _analysis(sr, self._top)
+        return self.latest
+
+    def stop(self) -> None:
+        self._search.stop()
+
+    def __enter__(self) -> "AnalysisStream":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# answers from the trees
+
+def _check_top(top) -> None:
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= 1000:
+        raise BarcelonaError(f"top must be an integer from 1 to 1000, not {top!r}")
+
+
+def _answer_or_none(answer, search: _Search):
+    """The answer from the trees as they are (after an interruption); None when no iteration has run yet."""
+    if not any(t.root_stats()["iterations"] for t in search.trees):
+        return None
+    return answer(search)
+
+
+def _view(search: _Search) -> State:
+    """The state answers are written on: a determinization of the searching player's observation, with a seed
+    drawn from that observation, so that nothing written depends on what the player cannot see (A6)."""
+    return search.state.determinize(search.player, search.call_seed)
+
+
+def _best_action(search: _Search) -> int:
+    order = _root_order(search.merged())
+    return order[0] if order else search.state.legal_actions()[0]
+
+
+def _move_info(view: State, player: int, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
+    v = max(stats["visits"], 1)
+    return MoveInfo(actions=list(keys), moves=_notation(view, keys), visits=stats["visits"],
+                    win_prob=[x / v for x in stats["win"]], expected_score=[x / v for x in stats["score"]],
+                    main_line=main)
+
+
+def _hints(search: _Search, top: int) -> list[MoveInfo]:
+    merged, player, view = search.merged(), search.player, _view(search)
+    kids = merged.root_children()
+    ranked = []                     # (rank of the plan among its first move's plans, rank of the first move)
+    for first, key in enumerate(_root_order(merged)):
+        st = kids[key]
+        tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
+        plans = []
+        for keys, end in _plan_leaves(tree, node, player, [key]):
+            nd = tree.node(end)
+            stats = {"visits": nd["visits"], "win": nd["win"], "score": nd["score"]}
+            if keys == [key]:
+                stats = st          # merged statistics for one-decision plans
+            plans.append(_move_info(view, player, keys, stats, _main_line(view, player, keys, tree, end)))
+        plans.sort(key=lambda m: (-m.visits, -m.win_prob[player], m.actions))
+        ranked += [(i, first, m) for i, m in enumerate(plans)]
+    ranked.sort(key=lambda r: (r[0], r[1]))      # the main plan of every first move, in the engine's order
+    return [m for _, _, m in ranked[:top]]
+
+
+def _candidates(search: _Search, view: State, top: int) -> list[MoveInfo]:
+    merged = search.merged()
+    kids = merged.root_children()
+    out = []
+    for key in _root_order(merged)[:top]:
+        st = kids[key]
+        tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
+        out.append(_move_info(view, search.player, [key], st, _main_line(view, search.player, [key], tree, node)))
+    return out
+
+
+def _analysis(search: _Search, top: int) -> Analysis:
+    state, trees = search.state, search.trees
+    its = sum(t.root_stats()["iterations"] for t in trees)
+    acts = sum(t.root_stats()["actions"] for t in trees)
+    k = state.num_players
+    score_sum = [0.0] * k
+    score_sq = [0.0] * k
+    win_sum = [0.0] * k
+    src_sum = [[0.0] * len(SOURCES) for _ in range(k)]
+    for t in trees:
+        rs = t.root_stats()
         for q in range(k):
-            mean = score_sum[q] / its
-            var = max(0.0, score_sq[q] / its - mean * mean)
-            exp_src = {SOURCES[j]: src_sum[q][j] / its for j in range(len(SOURCES))}
-            to_come = {
-                "cobblestones": exp_src["final_cobblestones"],
-                "passengers": exp_src["final_passengers"],
-                "modernisme_tiles": exp_src["final_modernisme"],
-                "cerda_scorings": exp_src["cerda_scoring"] - now[q]["cerda_scoring"],
-                "other_play": sum(exp_src[s] - now[q][s] for s in SOURCES
-                                  if s not in ("final_cobblestones", "final_passengers", "final_modernisme",
-                                               "cerda_scoring")),
-            }
-            players.append(PlayerAnalysis(player=q, win_prob=win_sum[q] / its, expected_score=mean,
-                                          score_stdev=math.sqrt(var), current_score=state.scores()[q],
-                                          breakdown=exp_src, to_come=to_come))
-        nodes = sum(t.num_nodes for t in merged.trees)
-        return Analysis(player=player, iterations=its, actions_applied=acts, nodes=nodes,
-                        bytes_per_node=Tree.node_bytes(), seed=call_seed,
-                        moves=self._candidates(state, merged)[:top], players=players)
+            score_sum[q] += rs["score_sum"][q]
+            score_sq[q] += rs["score_sq"][q]
+            win_sum[q] += rs["win_sum"][q]
+            for j in range(len(SOURCES)):
+                src_sum[q][j] += rs["src_sum"][q][j]
+    now = state.score_breakdown()
+    n = max(its, 1)
+    players = []
+    for q in range(k):
+        mean = score_sum[q] / n
+        var = max(0.0, score_sq[q] / n - mean * mean)
+        exp_src = {SOURCES[j]: src_sum[q][j] / n for j in range(len(SOURCES))}
+        to_come = {
+            "cobblestones": exp_src["final_cobblestones"],
+            "passengers": exp_src["final_passengers"],
+            "modernisme_tiles": exp_src["final_modernisme"],
+            "cerda_scorings": exp_src["cerda_scoring"] - now[q]["cerda_scoring"],
+            "other_play": sum(exp_src[s] - now[q][s] for s in SOURCES
+                              if s not in ("final_cobblestones", "final_passengers", "final_modernisme",
+                                           "cerda_scoring")),
+        }
+        players.append(PlayerAnalysis(player=q, win_prob=win_sum[q] / n, expected_score=mean,
+                                      score_stdev=math.sqrt(var), current_score=state.scores()[q],
+                                      breakdown=exp_src, to_come=to_come))
+    nodes = sum(t.num_nodes for t in trees)
+    return Analysis(player=search.player, iterations=its, actions_applied=acts, nodes=nodes,
+                    bytes_per_node=Tree.node_bytes(), seed=search.call_seed,
+                    moves=_candidates(search, _view(search), top), players=players)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -355,8 +556,10 @@ def _plan_leaves(tree: Tree, node: int, player: int, keys: list[int]):
         yield from _plan_leaves(tree, c, player, keys + [tree.node(c)["key"]])
 
 
-def _main_line(state: State, keys: list[int], tree: Tree, node: int, length: int = 12) -> list[str]:
-    """The most visited continuation after `keys` (stops at hidden draws or after `length` steps)."""
+def _main_line(view: State, player: int, keys: list[int], tree: Tree, node: int, length: int = 12) -> list[str]:
+    """The most visited continuation after `keys` (stops at hidden draws or after `length` steps), written on
+    `view` (see _view). Another player's placement is written with its top citizen only ("place (2,3) W on
+    top"): the tree chose that class over many determinizations, the one beneath is unknown to `player`."""
     line_keys = list(keys)
     while len(line_keys) < len(keys) + length:
         kids = tree.children(node)
@@ -366,16 +569,21 @@ def _main_line(state: State, keys: list[int], tree: Tree, node: int, length: int
         if tree.node(node)["visits"] == 0:
             break
         line_keys.append(tree.node(node)["key"])
-    s = state.clone()
+    s = view.clone()
     out = []
     for i, a in enumerate(line_keys):
         if a == HIDDEN_DRAW:
             out.append(f"P{s.raw()['cur']} draws (hidden)")
             break
+        mover = s.current_player()
+        others_placement = mover >= 0 and mover != player and a < CONSTANTS["A_INT_PICK"]
+        if others_placement:
+            s._suppose_holds(mover, a % 3)          # the view's sample may lack the class the tree chose
         if a not in s.legal_actions():
             break
-        who = "chance" if s.is_chance_node() else f"P{s.current_player()}"
+        who = "chance" if mover == CHANCE else f"P{mover}"
         if i >= len(keys):
-            out.append(f"{who}: {s.action_to_string(a)}")
+            text = describe_action_id(a, s.game_data.edition) if others_placement else s.action_to_string(a)
+            out.append(f"{who}: {text}")
         s.apply(a)
     return out

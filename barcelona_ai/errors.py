@@ -27,3 +27,12 @@ class DataFileError(BarcelonaError):
 
 class PlayerCountError(BarcelonaError):
     """A player count outside 2..4, or a seat that does not exist."""
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or Engine.stop()) ended a search early. The search stopped cleanly; `result` holds the answer
+    the call would have returned from the work done so far (an action id, hints or an Analysis), or None."""
+
+    def __init__(self, result=None):
+        super().__init__("search interrupted")
+        self.result = result

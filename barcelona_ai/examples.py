@@ -86,15 +86,19 @@ def midgame_state(players: int = MIDGAME["players"], seed: int = MIDGAME["seed"]
 def write_examples(directory: str | Path) -> list[Path]:
     """Write the example position files into `directory` (the package's data/positions when regenerating)."""
     from .position import dump_position
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
     states = {f"start-{p}p": new_game(p, seed=START_SEED, setup="random") for p in (2, 3, 4)}
     states["midgame-3p"] = midgame_state()
     written = []
-    for name, s in states.items():
-        assert not s.is_chance_node() and not s.is_terminal()
-        path = out / f"{name}.json"
-        path.write_text(dump_position(s), encoding="utf-8")       # dump_position = indented state.to_json()
-        written.append(path)
+    try:
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, s in states.items():
+            assert not s.is_chance_node() and not s.is_terminal()
+            path = out / f"{name}.json"
+            path.write_text(dump_position(s), encoding="utf-8")       # dump_position = indented state.to_json()
+            written.append(path)
+    except (OSError, ValueError, TypeError) as exc:
+        raise BarcelonaError(f"cannot write the example positions to {str(directory)[:80]!r}: "
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
     return written
 

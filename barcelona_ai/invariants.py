@@ -2,6 +2,8 @@
 
 ``check_invariants(state)`` returns a list of problems (empty when the state is consistent). The long random
 walks of the test suite call it after every action; position loading uses it to reject impossible positions.
+Besides the components it checks what may be pending in each phase of a turn (``_turn_problems``) and runs the
+core's own memory-safety guard (``State._bounds_problem``: every value C uses as an index in range).
 """
 from __future__ import annotations
 
@@ -51,6 +53,8 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
         for f, hi in limits:
             if p[f] > hi:
                 out.append(f"player {i} {f} {p[f]} is over {hi}")
+        if p["score"] < 0 or min(p["vp_src"]) < 0:                    # an int16 source that wrapped (R7)
+            out.append(f"player {i} has negative VP {p['vp_src']}")
         if p["score"] != sum(p["vp_src"]):
             out.append(f"player {i} score {p['score']} != sum of sources {sum(p['vp_src'])}")
         # pieces on the board match the player board
@@ -79,7 +83,7 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
         lvl, nm = raw["bld_level"][bs], raw["bld_n"][bs]
         if t["bs_corner"][bs] and lvl not in (0, 4) or not t["bs_corner"][bs] and lvl not in (0, 1, 2, 3):
             out.append(f"building space {bs} has level {lvl}")
-        if not 0 <= nm <= (1 if t["bs_corner"][bs] else 3) or (lvl == 0 and nm):
+        if not 0 <= nm <= (1 if t["bs_corner"][bs] else lvl):         # one marker per level (R102)
             out.append(f"building space {bs} has {nm} markers at level {lvl}")
     built_corner = sum(1 for bs in range(20) if raw["bld_level"][bs] == 4)
     if t["bld_count"][0] - raw["bld_stack"][0] != built_corner:
@@ -117,6 +121,10 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
         out.append("a Modernisme tile is missing")
     if _bits(raw["mod_display"]) > t["display_size"]:
         out.append("the Modernisme display holds too many tiles")
+    # R73, R111: "If at any point the Modernisme tiles stack would become empty, reshuffle the discarded tiles
+    # to create a new stack": discards never wait beside an empty stack (both empty is A32).
+    if raw["mod_stack"] == 0 and raw["mod_discard"]:
+        out.append("the Modernisme stack is empty but discarded tiles were not reshuffled into it (R73)")
 
     # Sagrada tiles (R20, R119)
     taken = 0
@@ -151,8 +159,47 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
         out.append("frame stack out of range")
     if not 0 <= raw["cur"] < n:
         out.append("the seat to move does not exist")
+        return out
+    out += _turn_problems(raw, t, pls)
+    return out
+
+
+def _turn_problems(raw: dict, t: dict, pls: list) -> list[str]:
+    """What may be pending in which phase (R34's four steps; core.pyx settle): true of every settled state."""
+    out = []
+    ph, cur = raw["phase"], raw["cur"]
+    PLACE, ACTIONS, END, REFRESH, DRAW, OVER = 0, 1, 3, 4, 5, 6
+    held = sum(pls[cur]["hand"])
+    if raw["nframes"] and ph not in (ACTIONS, END):
+        out.append(f"frames pending in phase {ph}")
+    for f in raw["frames"][:raw["nframes"]]:
+        if not 1 <= f["kind"] <= 8 or not 0 <= f["player"] < raw["num_players"]:
+            out.append(f"frame {f} out of range")
+    d = raw["discard_player"]
+    if d >= 0:
+        pl = pls[d]
+        if ph not in (ACTIONS, END) or pl["coins"] <= 0 or pl["cloth"] <= 0 \
+                or pl["coins"] + pl["cloth"] <= t["wh_free"] + pl["cobbles"]:
+            out.append(f"player {d} discards (A39) in phase {ph} with {pl['coins']} coins, {pl['cloth']} cloth")
+    free = t["display_size"] - _bits(raw["mod_display"])
+    if not 0 <= raw["reveal_pending"] <= free or raw["reveal_pending"] and (d >= 0 or ph not in (ACTIONS, END,
+                                                                                                  REFRESH)):
+        out.append(f"{raw['reveal_pending']} reveals pending, {free} empty display places, phase {ph} (R73)")
+    if raw["refresh_pending"] and (ph != REFRESH or raw["refresh_pending"] > raw["scorings"]):
+        out.append(f"{raw['refresh_pending']} refreshes pending in phase {ph} (R111)")
+    if ph == DRAW and not 1 <= raw["draws_left"] <= 2 - held or ph != DRAW and raw["draws_left"]:
+        out.append(f"{raw['draws_left']} draws left for a hand of {held} in phase {ph} (R34 step 4)")
+    if ph == ACTIONS and held:
+        out.append(f"player {cur} still holds {held} citizens in the ACTIONS phase")
+    if ph in (PLACE, OVER) and (raw["nframes"] or d >= 0 or raw["reveal_pending"] or raw["refresh_pending"]):
+        out.append(f"something is pending in phase {ph}")
     return out
 
 
 def check_invariants(state) -> list[str]:
-    return check_raw(state.raw(), state.game_data.edition)
+    """check_raw, plus the core's own memory-safety guard (every index in range, core.pyx raw_bounds_problem)."""
+    out = check_raw(state.raw(), state.game_data.edition)
+    problem = state._bounds_problem()
+    if problem is not None:
+        out.append(f"core bounds: {problem}")
+    return out

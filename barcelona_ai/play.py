@@ -7,7 +7,10 @@ play
     chance outcome depend only on the seed and on the position in the game record, so the same seed and the same
     answers give the same game (with ``--iterations``; a time budget makes the engine's choices vary). Before
     each decision with a choice the legal moves are listed with numbers and in notation; the human types a
-    number or the notation. The other players' hands are not shown (rules A6).
+    number or the notation. The other players' hands are not shown (rules A6). Without ``--seed`` the seed is
+    drawn in secret (it would tell every hand and every future draw) and shown as a replay key when the game is
+    over; ``save FILE`` before the end writes the game as the human saw it, the engine's citizens hidden, and
+    ``--load`` of such a file draws them again from the citizens the human has not seen.
 table
     A game at a real table: the human types every decision of every player, their own draws (``draw M``) and
     the Modernisme reveals (``reveal SC05``), all from ``--seat N``'s point of view. The other players' draws
@@ -32,6 +35,7 @@ import sys
 import threading
 import time
 
+from . import cli_args as A
 from . import new_game
 from .core import CONSTANTS as C
 from .core import State
@@ -186,11 +190,13 @@ class Session:
     """A game in progress. Every move goes into the record first; the state is the record replayed, so undo
     (cut the record, replay it) is exact."""
 
-    def __init__(self, mode: str, record: GameRecord, seat: int, seed: int, limit, engine, names: list[str]):
+    def __init__(self, mode: str, record: GameRecord, seat: int, seed: int, limit, engine, names: list[str],
+                 secret_seed: bool = False):
         self.mode = mode                     # "play" or "table"
         self.record = record
         self.seat = seat
         self.seed = seed
+        self.secret_seed = secret_seed       # drawn by the program, shown only when the game is over
         self.limit = limit
         self.engine = engine
         self.names = names
@@ -219,9 +225,9 @@ class Session:
         return other_placement(s, self.seat) or len(s.legal_actions()) > 1
 
     def apply_entry(self, s: State, entry: dict, rng: random.Random) -> None:
-        if self.mode == "play":
+        if self.mode == "play" and self.record.viewpoint is None:
             s.apply(entry.get("id"))
-        else:
+        else:                                # a table, or a saved game that hides the engine's citizens
             apply_entry(s, entry, self.seat, rng)
 
     def rebuild(self, n: int) -> None:
@@ -267,14 +273,35 @@ class Session:
         return f"Took back {who}{gone.get('move')}{more}."
 
     def save(self, path: str) -> str:
+        """Write the game record. In play mode before the game is over it is the human's view of the game
+        (seen_by): the engine's citizens and the chance seed are not in it (A6)."""
         self.record.finish(self.state)
+        over = self.state.is_terminal()
+        record = self.record if self.mode == "table" or over else seen_by(self.record, self.seat, self.seed)
         try:
-            self.record.save(path)
+            record.save(path)
         except OSError as exc:
             return f"cannot save to {path!r}: {exc.strerror}"
         how = "play" if self.mode == "play" else "table"
         return (f"Saved the game record ({len(self.record.actions)} entries) to {path}; continue it with: "
                 f"barcelona-ai {how} --load {path} --seat {self.seat}")
+
+
+def seen_by(record: GameRecord, seat: int, seed: int) -> GameRecord:
+    """The record as `seat` saw the game: the start as `seat`'s view of the first position (no setup seed, no
+    other hand), and every draw by another player as a hidden entry. Replaying it samples those citizens again
+    from what `seat` has not seen (record.apply_entry), so nothing `seat` could not see can be read from it."""
+    start = record.start
+    if record.viewpoint is None:
+        start = {"position": record.initial_state(seed).to_json(viewpoint=seat)}
+    out = GameRecord(players=record.players, start=start, edition=record.edition, viewpoint=seat,
+                     seats=record.seats, engine=record.engine)
+    for _, s, entry in record.steps(seed):
+        if entry is None:
+            break
+        out.actions.append({"id": None, "move": "draw (hidden)", "by": "chance"} if is_draw_for_other(s, seat)
+                           else dict(entry))
+    return out
 
 
 def own_draw(s: State, seat: int) -> bool:
@@ -480,6 +507,9 @@ def final_report(sess: Session) -> None:
     names = " and ".join(sess.name(p) for p in winners)
     verb = "win (shared)" if len(winners) > 1 else "wins"
     print(f"Winner: {names} {verb}; ties are broken as in the rules (R127).")
+    if sess.secret_seed:
+        print(f"Replay key: --seed {sess.seed} (chance and the engine's citizens came from it; shown now that "
+              "the game is over).")
 
 
 def offer_save(sess: Session, con: Console) -> None:
@@ -573,21 +603,34 @@ def _run_session(run, sess) -> int:
         return 130
 
 
+def _secret_seed() -> int:
+    """A seed nobody can guess: it decides the chance outcomes and so the engine's hidden citizens."""
+    return random.SystemRandom().getrandbits(63)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    """A game against the engine. Without --seed the chance seed is secret until the game is over (it would
+    tell every hand and every future draw); a save before the end hides the engine's citizens (seen_by)."""
     from .engine import Engine
     limit = _limit(args)
+    secret = args.seed is None
     if args.load:
         record = GameRecord.load(args.load)
-        if record.viewpoint is not None:
-            raise InvalidRecordError(f"{args.load} was kept at a real table (viewpoint {record.viewpoint}): "
-                                     "continue it with 'barcelona-ai table --load'")
+        if record.viewpoint is not None and record.viewpoint != args.seat:
+            raise InvalidRecordError(f"viewpoint: {args.load} was kept by seat {record.viewpoint}; continue it "
+                                     f"with --seat {record.viewpoint}")
         if args.players is not None and args.players != record.players:
             raise PlayerCountError(f"--players {args.players}: the record is a {record.players}-player game")
         players = record.players
-        seed = args.seed if args.seed is not None else int(record.start.get("seed", 0))
+        if secret and record.viewpoint is None and "seed" in record.start:
+            seed, secret = int(record.start["seed"]), False      # a whole game's record shows its seed anyway
+        elif secret:
+            seed = _secret_seed()
+        else:
+            seed = args.seed
     else:
         players = 2 if args.players is None else args.players
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+        seed = _secret_seed() if secret else args.seed
         new_game(players, seed=seed)           # checks the player count
         record = None
     _check_seat(args.seat, players)
@@ -598,12 +641,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     elif record.seats is None or len(record.seats) != players:
         record.seats = seats
     names = [f"P{p} (you)" if p == args.seat else f"P{p}" for p in range(players)]
-    sess = Session("play", record, args.seat, seed, limit, Engine(seed=seed), names)
+    sess = Session("play", record, args.seat, seed, limit, Engine(seed=seed), names, secret_seed=secret)
     print(f"barcelona-ai play: {players} players; you are P{args.seat}; the others are the ISMCTS engine "
           f"({_limit_text(limit)} a decision).")
-    print(f"Seed {seed} (the same seed and answers replay this game: --seed {seed}).")
+    if secret:
+        print("Chance comes from a secret seed: the replay key is shown when the game is over.")
+    else:
+        print(f"Seed {seed} (the same seed and answers replay this game: --seed {seed}).")
     if args.load:
-        print(f"Loaded {args.load}: {len(record.actions)} entries replayed.")
+        hidden = " (the engine's hidden citizens were drawn again from those you have not seen)" \
+            if record.viewpoint is not None else ""
+        print(f"Loaded {args.load}: {len(record.actions)} entries replayed{hidden}.")
     print("Type help for the commands.")
     return _run_session(run_play, sess)
 
@@ -795,11 +843,13 @@ def register(sub):
     p = sub.add_parser("play", help="play a game in the terminal against the engine",
                        description="A game against the ISMCTS engine: you play --seat N, the engine the others. "
                                    "Exit code 0 when the game ends or on quit, 1 if the input ends first.")
-    p.add_argument("--players", type=int, default=None, help="2..4 (default 2, or the record's)")
-    p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
-    p.add_argument("--time", type=float, default=1.0, help="engine seconds a decision (default 1.0)")
-    p.add_argument("--iterations", type=int, default=None, help="engine iterations a decision (overrides --time)")
-    p.add_argument("--seed", type=int, default=None, help="setup and chance seed (default: random, printed)")
+    p.add_argument("--players", type=A.players, default=None, help="2..4 (default 2, or the record's)")
+    p.add_argument("--seat", type=A.seat, default=0, help="your seat, 0..players-1 (default 0)")
+    p.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds a decision (default 1.0)")
+    p.add_argument("--iterations", type=A.iterations, default=None,
+                   help="engine iterations a decision (overrides --time)")
+    p.add_argument("--seed", type=A.seed, default=None,
+                   help="setup and chance seed (default: a secret one, shown when the game is over)")
     p.add_argument("--setup", choices=("random", "printed"), default="random")
     p.add_argument("--load", metavar="RECORD.json", default=None, help="continue a saved game record")
     p.set_defaults(func=cmd_play)
@@ -807,12 +857,13 @@ def register(sub):
                        description="Table mode: type every decision of every player, your own draws and the "
                                    "Modernisme reveals; the others' draws are hidden and sampled. Exit code 0 "
                                    "when the game ends or on quit, 1 if the input ends first.")
-    t.add_argument("--players", type=int, default=None, help="2..4 (default 4, or the position's)")
-    t.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
+    t.add_argument("--players", type=A.players, default=None, help="2..4 (default 4, or the position's)")
+    t.add_argument("--seat", type=A.seat, default=0, help="your seat, 0..players-1 (default 0)")
     t.add_argument("--position", metavar="FILE", default=None, help="start from a position JSON (docs/positions.md)")
     t.add_argument("--load", metavar="RECORD.json", default=None, help="continue a saved table record")
-    t.add_argument("--seed", type=int, default=None, help="setup seed of a new game; seed of the sampled hands")
+    t.add_argument("--seed", type=A.seed, default=None, help="setup seed of a new game; seed of the sampled hands")
     t.add_argument("--setup", choices=("random", "printed"), default="random")
-    t.add_argument("--time", type=float, default=1.0, help="engine seconds for a hint (default 1.0)")
-    t.add_argument("--iterations", type=int, default=None, help="engine iterations for a hint (overrides --time)")
+    t.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds for a hint (default 1.0)")
+    t.add_argument("--iterations", type=A.iterations, default=None,
+                   help="engine iterations for a hint (overrides --time)")
     t.set_defaults(func=cmd_table)

@@ -12,6 +12,13 @@ hidden hands from the pool with ``seed``; the result has the same ``observation_
 Every problem in a document raises :class:`InvalidPositionError` naming the first wrong field by its JSON path
 (``players[1].coins: -1 is negative``); a failed load never returns a state. A wrong player count raises
 :class:`PlayerCountError`, an unknown edition :class:`DataFileError` (from ``tables.load_edition``).
+
+This reader is the one validation boundary of the rules core (issue #8): every value that reaches the C state
+from a document is checked here, in full and against the rest of the position (the turn's frame stack against
+the phase, the board and the players: ``_Reader._turn_checks``), before ``State._from_raw`` builds it; the core
+then refuses any value it would use out of bounds (``raw_bounds_problem``) as a second guard. What loads is a
+position the rules can reach, or one of the documented superset (docs/positions.md) from which every game keeps
+the invariants; tests/test_fuzz_positions.py checks that on mutated documents.
 """
 from __future__ import annotations
 
@@ -21,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from .core import SOURCES, State
-from .errors import InvalidPositionError, PlayerCountError
+from .errors import BarcelonaError, InvalidPositionError, PlayerCountError
 from .invariants import check_raw
+from .jsonio import parse_json, read_bytes, show_path
 from .tables import (ACTION_KINDS, BUILDING_TYPES, CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_BUILDING_SPACES,
                      NUM_CROSSINGS, NUM_SIDEWALK, NUM_SPACES, SPACE_INDEX, load_edition, space_name)
 
@@ -40,8 +48,14 @@ LEVEL_IDS = {v: k for k, v in LEVEL_NAMES.items()}
 BUILD_TYPE_OF_LEVEL = {1: 1, 2: 2, 3: 3, 4: 0}                                  # level -> BUILDING_TYPES index
 STREET_DIRS = ("vertical", "horizontal", "diagonal")                            # StateC.streets_used bits
 MAX_PLAYERS = 4
-MAX_FRAMES = 24
-PH_PLACE, PH_ACTIONS, PH_OVER = 0, 1, 6
+MAX_FRAMES = 24                 # core.pxd: the frame stack's size
+MAX_LOADED_FRAMES = 12          # frames a document may hold (see _Reader._frames: play can push ~8 more)
+MAX_VP_SOURCE = 10_000          # VP per source (int16 in C): no game can add 22,767 more (docs/positions.md)
+MAX_OVERFLOW = 16               # tokens over the Warehouse while a discard is due (one gain gives at most 8)
+PH_PLACE, PH_ACTIONS, PH_BUILD, PH_END, PH_REFRESH, PH_DRAW, PH_OVER = range(7)
+E_RES, E_SAGRADA, E_ACT, E_MARKER = 2, 5, 6, 8                                 # tables.EFFECT_CODES
+GK_COINS, GK_CLOTH, GK_COBBLE, GK_NARROW, GK_PS, GK_TRAM, GK_CERDA = 0, 1, 2, 4, 8, 9, 10   # tables.GRANT_KINDS
+GK_STREETS, GK_COBBLE_ANYWHERE, GK_TRAM_COIN_FREE = 11, 15, 16
 
 _TOP_KEYS = ("format", "version", "edition", "players", "viewpoint", "to_move", "phase", "action_tiles",
              "crossings", "streets", "buildings", "building_tiles_left", "bonus_rows_taken", "citizen_tracks",
@@ -103,6 +117,16 @@ class _Names:
         self.eff = [_effect_text(lst) for lst in ed.effect_lists]
         self.eff_index = {n: i for i, n in enumerate(self.eff)}
         self.marker_code = EFFECT_CODES.index("MARKER")
+        # where an EFFECTS frame of each list comes from: the VP sources it may book (core: push_frame callers)
+        src = {name: i for i, name in enumerate(SOURCES)}
+        self.list_sources: dict[int, set[int]] = {}
+        for key, origin in (("action_list", "actions"), ("side_list", "sidewalk"), ("ps_list", "public_services"),
+                            ("bld_list", "buildings"), ("sag_list", "sagrada")):
+            for lst in t[key]:
+                self.list_sources.setdefault(lst, set()).add(src[origin])
+        amounts = [(code, amt) for lst in ed.effect_lists for code, amt in lst]
+        self.max_res = max([amt for code, amt in amounts if code == E_RES], default=0)
+        self.max_sagrada = max([amt for code, amt in amounts if code == E_SAGRADA], default=0)
 
 
 _NAMES: dict[int, _Names] = {}
@@ -133,39 +157,27 @@ def _bits(mask: int, n: int) -> list[int]:
 def _frame_to_json(f: dict, nm: _Names) -> dict:
     kind = FRAME_KINDS[f["kind"]]
     out: dict[str, Any] = {"kind": kind, "player": f["player"]}
-    used = set()
-    if kind == "EFFECTS":
+    if kind == "EFFECTS":                 # the core leaves the fields a kind does not use at 0 (push_frame)
         out["effects"] = nm.eff[f["lst"]]
         out["next"] = f["a"]
-        used |= {"lst", "a"}
         if any(code == nm.marker_code for code, _ in nm.ed.effect_lists[f["lst"]]):
             out["building"] = nm.bs[f["b"]]
-            used.add("b")
     elif kind == "GRANT":
         out["action"] = GRANT_KINDS[f["a"]]
-        used.add("a")
     elif kind == "PASSENGER":
         out["space"] = space_name(f["a"])
         out["coin_free"] = bool(f["b"])
-        used |= {"a", "b"}
     elif kind == "SAGRADA":
         out["steps_left"] = f["a"]
-        used.add("a")
     elif kind == "SAG_TILE":
         out["level"] = f["a"]
         out["slot"] = f["b"]
-        used |= {"a", "b"}
     elif kind == "RES":
         out["resources"] = f["a"]
-        used.add("a")
     elif kind == "INT_PICK":
         out["picks_left"] = f["a"]
         out["slots_taken"] = _bits(f["b"] & 0xFF, 8)
-        used |= {"a", "b"}
     out["source"] = SOURCES[f["src"]]
-    for raw_key in ("a", "b", "lst"):              # fields the kind does not use: written only when not 0
-        if raw_key not in used and f[raw_key] != 0:
-            out[raw_key] = f[raw_key]
     return out
 
 
@@ -293,9 +305,10 @@ def dump_position(state: State, viewpoint: int | None = None) -> str:
 # reading
 
 def _join(path: str, key: Any) -> str:
-    if isinstance(key, int):
+    if isinstance(key, int) and not isinstance(key, bool) and abs(key) < 10 ** 18:
         return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
+    key = key if isinstance(key, str) else _show(key)          # (a caller's dict may have any hashable key)
+    return f"{path}.{key}" if path else key
 
 
 def _fail(path: str, msg: str):
@@ -317,16 +330,22 @@ def _obj(v: Any, path: str, allowed: tuple, required: tuple = ()) -> dict:
 def _show(v: Any) -> str:
     if isinstance(v, (dict, list)):
         return "an object" if isinstance(v, dict) else "a list"
-    return json.dumps(v) if isinstance(v, (str, int, float, bool)) or v is None else repr(v)
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10 ** 18:
+        return f"an integer of {v.bit_length()} bits"       # (str() of a huge int is slow or refused)
+    try:
+        text = json.dumps(v) if isinstance(v, (str, int, float, bool)) or v is None else repr(v)
+    except Exception:                                        # noqa: BLE001 - a value that cannot even be shown
+        text = f"a {type(v).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _int(v: Any, path: str, lo: int | None = 0, hi: int | None = None) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         _fail(path, f"expected an integer, got {_show(v)}")
     if lo is not None and v < lo:
-        _fail(path, f"{v} is negative" if lo == 0 else f"{v} is less than {lo}")
+        _fail(path, f"{_show(v)} is negative" if lo == 0 else f"{_show(v)} is less than {lo}")
     if hi is not None and v > hi:
-        _fail(path, f"{v} is more than {hi}")
+        _fail(path, f"{_show(v)} is more than {hi}")
     return v
 
 
@@ -362,7 +381,7 @@ def _seat(v: Any, path: str, n: int, nullable: bool = False) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         _fail(path, f"expected a seat 0..{n - 1}{' or null' if nullable else ''}, got {_show(v)}")
     if not 0 <= v < n:
-        _fail(path, f"seat {v} does not exist in a {n}-player game (seats 0..{n - 1})")
+        _fail(path, f"seat {_show(v)} does not exist in a {n}-player game (seats 0..{n - 1})")
     return v
 
 
@@ -383,7 +402,7 @@ def _space(v: Any, path: str) -> int:
 def _side(v: Any, path: str) -> int:
     if isinstance(v, int) and not isinstance(v, bool):
         if not 0 <= v < NUM_SIDEWALK:
-            _fail(path, f"Sidewalk index {v} is outside 0..{NUM_SIDEWALK - 1}")
+            _fail(path, f"Sidewalk index {_show(v)} is outside 0..{NUM_SIDEWALK - 1}")
         return v
     m = _SIDE_RE.fullmatch(v) if isinstance(v, str) else None
     if m is None:
@@ -396,15 +415,31 @@ def _class_counts(v: Any, path: str, hi: int = 99) -> list[int]:
     return [_int(v.get(c, 0), _join(path, c), 0, hi) for c in CLASSES]
 
 
+def _edition(edition: str):
+    """tables.load_edition, with every failure a BarcelonaError: DataFileError for an unknown or invalid edition
+    (as documented), InvalidPositionError for a name that is not even a readable file."""
+    if len(edition) > 1000 or "\x00" in edition:
+        _fail("edition", f"{_show(edition)} is not an edition name nor a data file path")
+    try:
+        return load_edition(edition)
+    except BarcelonaError:
+        raise
+    except (OSError, ValueError, RecursionError) as exc:     # a directory, not UTF-8, nested too deeply ...
+        _fail("edition", f"data file {_show(edition)} cannot be read: {type(exc).__name__}")
+
+
+def _parse_json(text: str | bytes | bytearray) -> Any:
+    """JSON text -> Python objects; every failure (syntax, encoding, nesting, a number too long to convert, a key
+    given twice) is an InvalidPositionError (jsonio)."""
+    return parse_json(text, "position", InvalidPositionError, unique_keys=True)
+
+
 class _Reader:
     """Reads and checks one document into a raw state dict (StateC field names)."""
 
     def __init__(self, doc: Any):
-        if isinstance(doc, (str, bytes)):
-            try:
-                doc = json.loads(doc)
-            except json.JSONDecodeError as exc:
-                raise InvalidPositionError(f"position: not valid JSON: {exc}") from None
+        if isinstance(doc, (str, bytes, bytearray)):
+            doc = _parse_json(doc)
         self.doc = _obj(doc, "", _TOP_KEYS, ("format", "version", "players", "to_move", "action_tiles",
                                              "citizen_tracks", "cerda_tiles", "public_services"))
         self.hidden: dict[int, int] = {}                    # seat -> size of a hidden hand (viewpoint form)
@@ -421,7 +456,7 @@ class _Reader:
         edition = d.get("edition", "default")
         if not isinstance(edition, str):
             _fail("edition", f"expected an edition name, got {_show(edition)}")
-        self.ed = load_edition(edition)                     # DataFileError for an unknown edition
+        self.ed = _edition(edition)
         self.nm = nm = _names(self.ed)
         self.t = nm.t
         players = _list(d["players"], "players")
@@ -454,6 +489,7 @@ class _Reader:
         self._citizens()
         self._turn_state()
         self._cross_checks()
+        self._turn_checks()
         self._fill_absent_seats()
         r["spare"] = 0
         problems = check_raw(r, self.ed)                    # the core's own invariants, as a last guard
@@ -719,21 +755,23 @@ class _Reader:
         if "seat" in x and _int(x["seat"], f("seat"), 0, 3) != p:
             _fail(f("seat"), f"{x['seat']} but this is entry {p} of players (entries are in seat order)")
         pl: dict[str, Any] = {}
-        pl["score"] = _int(x["score"], f("score"), 0, 2 ** 31 - 1)
+        # VP are unbounded in the rules (R7, A43) but C keeps each source in an int16: a document may give at most
+        # MAX_VP_SOURCE per source, which leaves room for more than any game can still add (docs/positions.md)
+        pl["score"] = _int(x["score"], f("score"), 0, MAX_VP_SOURCE * len(SOURCES))
         src = [0] * len(SOURCES)
         if "vp_by_source" in x:
             vs = _obj(x["vp_by_source"], f("vp_by_source"), SOURCES)
             for i, s in enumerate(SOURCES):
-                src[i] = _int(vs.get(s, 0), _join(f("vp_by_source"), s), 0, 32767)
+                src[i] = _int(vs.get(s, 0), _join(f("vp_by_source"), s), 0, MAX_VP_SOURCE)
             if sum(src) != pl["score"]:
                 _fail(f("vp_by_source"), f"the sources add up to {sum(src)} but score is {pl['score']}")
         else:
-            if pl["score"] > 32767:
-                _fail(f("score"), f"{pl['score']} is more than 32767 without a vp_by_source split")
+            if pl["score"] > MAX_VP_SOURCE:
+                _fail(f("score"), f"{pl['score']} is more than {MAX_VP_SOURCE} without a vp_by_source split")
             src[0] = pl["score"]
         pl["vp_src"] = src
-        pl["coins"] = _int(x["coins"], f("coins"), 0, 999)
-        pl["cloth"] = _int(x["cloth"], f("cloth"), 0, 999)
+        pl["coins"] = _int(x["coins"], f("coins"), 0, 99)          # the Warehouse bounds both (_cross_checks)
+        pl["cloth"] = _int(x["cloth"], f("cloth"), 0, 99)
         pl["cobbles"] = _int(x.get("cobblestones", 0), f("cobblestones"), 0, 6)
         own_int = sum(1 for c in range(NUM_CROSSINGS) if r["cross_int"][c] == p)
         own_nar = sum(1 for s in range(NUM_SPACES) if r["street_owner"][s] == p and not t["space_wide"][s])
@@ -891,6 +929,8 @@ class _Reader:
 
     # -- turn machinery -----------------------------------------------------------------------------------
     def _turn_state(self):
+        """Parse turn_state: every field in its range. How the parts fit each other and the rest of the position
+        is checked in _turn_checks, once the players are known."""
         r, n = self.r, self.n
         ts = _obj(self.doc.get("turn_state", {}), "turn_state", _TURN_KEYS)
         pc = ts.get("place_crossing")
@@ -899,18 +939,19 @@ class _Reader:
         m = 0
         for i, e in enumerate(used):
             b = _name(e, f"turn_state.streets_used[{i}]", STREET_DIRS, "street direction")
+            if (m >> b) & 1:
+                _fail(f"turn_state.streets_used[{i}]", f"{e} is listed twice (each street's action once, R39)")
             m |= 1 << b
         r["streets_used"] = m
-        if r["phase"] == PH_PLACE and (r["place_crossing"] >= 0 or m):
-            _fail("turn_state.place_crossing", "the PLACE phase has no crossing nor streets used yet")
-        if r["phase"] == PH_ACTIONS:
-            if r["place_crossing"] < 0:
-                _fail("turn_state.place_crossing", "the ACTIONS phase needs the crossing the hand was placed on")
-            if r["cross_lo"][r["place_crossing"]] < 0:
-                _fail("turn_state.place_crossing", f"{pc} has no citizens")
-        frames = _list(ts.get("frames", []), "turn_state.frames", max_len=MAX_FRAMES)
-        out = [self._frame(e, f"turn_state.frames[{i}]") for i, e in enumerate(frames)]
-        r["nframes"] = len(frames)
+        frames = _list(ts.get("frames", []), "turn_state.frames")
+        if len(frames) > MAX_LOADED_FRAMES:
+            _fail("turn_state.frames", f"{len(frames)} frames; a position holds at most {MAX_LOADED_FRAMES} (play "
+                                       f"nests a few more on top, within the core's {MAX_FRAMES})")
+        self.frames = []
+        for i, e in enumerate(frames):
+            self.frames.append(self._frame(e, f"turn_state.frames[{i}]", self.frames[-1] if i else None))
+        out = [{k: v for k, v in f.items() if k != "path"} for f in self.frames]
+        r["nframes"] = len(out)
         out += [dict(kind=0, player=0, a=0, b=0, src=0, lst=0) for _ in range(MAX_FRAMES - len(out))]
         r["frames"] = out
         r["discard_player"] = _seat(ts.get("discard_player"), "turn_state.discard_player", n, True)
@@ -926,8 +967,10 @@ class _Reader:
                                               "section 3 is scored (R122)")
         r["end_triggered"] = int(end)
 
-    def _frame(self, e: Any, path: str) -> dict:
-        nm = self.nm
+    def _frame(self, e: Any, path: str, below: dict | None) -> dict:
+        """One frame: its kind's named fields only (no raw core fields), each in its range for that kind. Without
+        "source", the source the core books for that kind (for a frame pushed by an effect, its pusher's)."""
+        nm, t = self.nm, self.t
         if not isinstance(e, dict):
             _fail(path, f"expected a frame object, got {_show(e)}")
         kind = _name(e.get("kind"), _join(path, "kind"), FRAME_KIND_IDS, "frame kind")
@@ -935,40 +978,311 @@ class _Reader:
         named = {"EFFECTS": ("effects", "next", "building"), "GRANT": ("action",), "NARROW2": (),
                  "PASSENGER": ("space", "coin_free"), "SAGRADA": ("steps_left",), "SAG_TILE": ("level", "slot"),
                  "RES": ("resources",), "INT_PICK": ("picks_left", "slots_taken")}[kname]
-        _obj(e, path, ("kind", "player", "source") + named + ("a", "b", "lst"), ("player",))
+        required = {"EFFECTS": ("effects",), "GRANT": ("action",), "PASSENGER": ("space",),
+                    "SAGRADA": ("steps_left",), "SAG_TILE": ("level", "slot"), "RES": ("resources",),
+                    "INT_PICK": ("picks_left",)}.get(kname, ())
+        _obj(e, path, ("kind", "player", "source") + named, ("player",) + required)
         f = {"kind": kind, "player": _seat(e["player"], _join(path, "player"), self.n), "a": 0, "b": 0,
-             "src": _name(e.get("source", SOURCES[0]), _join(path, "source"), SOURCES, "VP source"), "lst": 0}
-        for raw_key, lo, hi in (("a", -128, 127), ("b", -128, 127), ("lst", 0, 255)):
-            if raw_key in e:
-                f[raw_key] = _int(e[raw_key], _join(path, raw_key), lo, hi)
+             "src": 0, "lst": 0, "path": path}
+        if "source" in e:
+            f["src"] = _name(e["source"], _join(path, "source"), SOURCES, "VP source")
+        elif kname in ("RES", "SAGRADA", "GRANT"):
+            f["src"] = below["src"] if below is not None else SOURCES.index("actions")
+        else:
+            f["src"] = SOURCES.index({"SAG_TILE": "sagrada", "INT_PICK": "intersections"}.get(kname, "streets"))
         if kname == "EFFECTS":
-            if "effects" not in e:
-                _fail(_join(path, "effects"), "missing")
-            f["lst"] = _name(e["effects"], _join(path, "effects"), nm.eff_index, "effect list of this edition")
-            length = len(nm.ed.effect_lists[f["lst"]])
-            f["a"] = _int(e.get("next", 0), _join(path, "next"), 0, length)
-            if "building" in e:
+            f["lst"] = lst = _name(e["effects"], _join(path, "effects"), nm.eff_index, "effect list of this edition")
+            if lst not in nm.list_sources:
+                _fail(_join(path, "effects"), f"{e['effects']} is applied at once where it is printed (a street "
+                                              "space or an Intersection slot), never as a frame")
+            if "source" not in e and len(nm.list_sources[lst]) == 1:
+                f["src"] = next(iter(nm.list_sources[lst]))
+            if f["src"] not in nm.list_sources[lst]:
+                origins = " or ".join(SOURCES[x] for x in sorted(nm.list_sources[lst]))
+                _fail(_join(path, "source"), f"{_show(e['source'])}: {e['effects']} books its VP as {origins}"
+                      if "source" in e else f"missing: {e['effects']} books its VP as {origins}, say which")
+            effects = nm.ed.effect_lists[lst]
+            f["a"] = _int(e.get("next", 0), _join(path, "next"), 0, len(effects))
+            if any(code == E_MARKER for code, _ in effects):
+                if "building" not in e:
+                    _fail(_join(path, "building"), f"missing: {e['effects']} places a Building marker (R93 step 6)")
                 f["b"] = _name(e["building"], _join(path, "building"), nm.bs_index, "building space")
+            elif "building" in e:
+                _fail(_join(path, "building"), f"{e['effects']} places no Building marker")
         elif kname == "GRANT":
-            f["a"] = _name(e.get("action"), _join(path, "action"), GRANT_KINDS, "granted action")
+            f["a"] = _name(e["action"], _join(path, "action"), GRANT_KINDS, "granted action")
         elif kname == "PASSENGER":
-            f["a"] = _space(e.get("space"), _join(path, "space"))
+            f["a"] = _space(e["space"], _join(path, "space"))
             f["b"] = 1 if _bool(e.get("coin_free", False), _join(path, "coin_free")) else 0
         elif kname == "SAGRADA":
-            f["a"] = _int(e.get("steps_left", 0), _join(path, "steps_left"), 0, 20)
+            f["a"] = _int(e["steps_left"], _join(path, "steps_left"), 0, nm.max_sagrada)
         elif kname == "SAG_TILE":
-            f["a"] = _int(e.get("level", 1), _join(path, "level"), 1, 3)
-            f["b"] = _int(e.get("slot", 0), _join(path, "slot"), 0, 2)
+            f["a"] = _int(e["level"], _join(path, "level"), 1, max(t["sag_slot_level"]))
+            f["b"] = _int(e["slot"], _join(path, "slot"), 0, len(t["sag_slot_level"]) - 1)
         elif kname == "RES":
-            f["a"] = _int(e.get("resources", 0), _join(path, "resources"), 0, 5)
+            f["a"] = _int(e["resources"], _join(path, "resources"), 1, nm.max_res)
         elif kname == "INT_PICK":
-            f["a"] = _int(e.get("picks_left", 0), _join(path, "picks_left"), 0, 5)
+            f["a"] = _int(e["picks_left"], _join(path, "picks_left"), 0, max(t["inter_picks"]))
             taken = _list(e.get("slots_taken", []), _join(path, "slots_taken"), max_len=5)
             m = 0
             for i, x in enumerate(taken):
-                m |= 1 << _int(x, f"{path}.slots_taken[{i}]", 0, 4)
+                slot = _int(x, f"{path}.slots_taken[{i}]", 0, 4)
+                if (m >> slot) & 1:
+                    _fail(f"{path}.slots_taken[{i}]", f"slot {slot} is listed twice")
+                m |= 1 << slot
             f["b"] = m
         return f
+
+    def _turn_checks(self):
+        """The turn machinery against the phase and the rest of the position: what each phase may have pending
+        (R34's four steps), the frame stack's shape, and every count a pending piece will use."""
+        r, t, n = self.r, self.t, self.n
+        ph, cur, pls = r["phase"], r["cur"], r["pl"]
+        pname = PHASES[ph]
+        pc, used = r["place_crossing"], r["streets_used"]
+        if ph == PH_PLACE and (pc >= 0 or used):
+            _fail("turn_state.place_crossing", "the PLACE phase has no crossing nor streets used yet")
+        if ph == PH_ACTIONS:
+            if pc < 0:
+                _fail("turn_state.place_crossing", "the ACTIONS phase needs the crossing the hand was placed on")
+            if r["cross_lo"][pc] < 0:
+                _fail("turn_state.place_crossing", f"{_cross_name(pc)} has no citizens")
+            if sum(pls[cur]["hand"]) != 0:
+                _fail(f"players[{cur}].hand", f"seat {cur} placed its hand this turn (ACTIONS): it holds no "
+                                              "citizens until its draws (R34)")
+        if used:
+            if pc < 0:
+                _fail("turn_state.streets_used", "street actions were taken but no crossing was placed on")
+            if used & 4 and pc % 5 != pc // 5:
+                _fail("turn_state.streets_used", f"{_cross_name(pc)} is not on the diagonal")
+        if self.frames and ph not in (PH_ACTIONS, PH_END):
+            _fail("turn_state.frames", f"frames wait only in the ACTIONS and END phases (actions, and the effects "
+                                       f"of a construction), not in {pname}")
+        d = r["discard_player"]
+        if d >= 0:
+            pl = pls[d]
+            if ph not in (PH_ACTIONS, PH_END):
+                _fail("turn_state.discard_player", f"Warehouses overflow only from gains in the ACTIONS and END "
+                                                   f"phases, not in {pname}")
+            if pl["coins"] == 0 or pl["cloth"] == 0:
+                _fail("turn_state.discard_player", f"seat {d} holds only {'Cloth' if pl['coins'] == 0 else 'Coins'}"
+                                                   ": the overflow goes back at once, there is nothing to choose "
+                                                   "(A39)")
+            over = pl["coins"] + pl["cloth"] - (t["wh_free"] + pl["cobbles"])
+            if over > MAX_OVERFLOW:
+                _fail(f"players[{d}].coins", f"{over} tokens over the Warehouse; one gain overflows it by at most "
+                                             f"{MAX_OVERFLOW} (R43, A39)")
+        rp = r["reveal_pending"]
+        if rp:
+            free = t["display_size"] - bin(r["mod_display"]).count("1")
+            if ph not in (PH_ACTIONS, PH_END, PH_REFRESH):
+                _fail("turn_state.reveal_pending", f"the display is refilled during actions or a refresh, not in "
+                                                   f"{pname} (R73, R111)")
+            if rp > free:
+                _fail("turn_state.reveal_pending", f"{rp} reveals owed but the display has {free} empty places "
+                                                   "(R73, R111)")
+            if ph != PH_REFRESH and rp > 1:
+                _fail("turn_state.reveal_pending", f"{rp}: a tile taken from the display is replaced at once, one "
+                                                   "at a time (R73)")
+            if d >= 0:
+                _fail("turn_state.reveal_pending", "a reveal and a discard cannot both be due (each is resolved "
+                                                   "before anything else happens)")
+        if r["refresh_pending"]:
+            if ph != PH_REFRESH:
+                _fail("turn_state.refresh_pending", f"refreshes are owed only in the REFRESH phase, not in {pname}")
+            if r["refresh_pending"] > r["scorings"]:
+                _fail("turn_state.refresh_pending", f"{r['refresh_pending']} refreshes owed after "
+                                                    f"{r['scorings']} Cerdà scorings (one each, R111)")
+        held = sum(pls[cur]["hand"])
+        if ph == PH_DRAW:
+            if r["draws_left"] == 0:
+                _fail("turn_state.draws_left", f"0 in the DRAW phase: seat {cur} holds {held} and draws "
+                                               f"{2 - held} (a full hand ends the turn, R34 step 4)")
+            if r["draws_left"] + held != 2:
+                _fail("turn_state.draws_left", f"{r['draws_left']} draws left but seat {cur} holds {held}: the hand "
+                                               "is refilled to 2 one citizen at a time (R34 step 4, A1)")
+        elif r["draws_left"]:
+            _fail("turn_state.draws_left", f"citizens are drawn in the DRAW phase, not in {pname}")
+        # Sections: each is scored in the END step of the turn whose construction reached its mark (R109)
+        if ph != PH_END:
+            for i in range(3):
+                reached = any((r["track"][k] >> t["track_mark"][k][i]) & 1 for k in range(3))
+                if reached and not (r["scored"] >> i) & 1:
+                    _fail(f"cerda_tiles[{i}].scored", f"a citizen track reached section {i + 1}'s mark: it is "
+                                                      f"scored in the END step of that turn (R109), before {pname}")
+        if ph == PH_OVER and (d >= 0 or rp or r["refresh_pending"] or self.frames):
+            _fail("turn_state", "nothing is pending once the game is over")
+        self._frames()
+
+    def _frames(self):
+        """The frame stack (bottom first). The core pushes a frame only from the one below it (core.pyx:
+        run_effects, apply_grant, apply_frame), so the stack is a chain: the bottom frame starts the piece of
+        the turn that is under way, every other frame was pushed by the frame under it, and only the top frame
+        waits for a decision. Checked: who decides, where each frame comes from, and every count it will use."""
+        frames, r, t, nm = self.frames, self.r, self.t, self.nm
+        if not frames:
+            return
+        cur, ph, pls = r["cur"], r["phase"], r["pl"]
+        top = len(frames) - 1
+        for i, f in enumerate(frames):
+            kname = FRAME_KINDS[f["kind"]]
+            if kname == "INT_PICK":
+                self._int_pick(f, i)
+            elif f["player"] != cur:
+                _fail(_join(f["path"], "player"), f"seat {f['player']}: only the Intersection owner's picks "
+                                                  f"(INT_PICK) are decided by another seat than to_move ({cur})")
+            if i < top and kname not in ("EFFECTS", "SAGRADA"):
+                _fail(f["path"], f"a {kname} frame waits for a decision, so it is the top frame; only EFFECTS and "
+                                 "SAGRADA frames wait under others")
+            if kname == "SAG_TILE":
+                self._sag_tile_frame(f)
+        base = frames[0]
+        if ph == PH_END:                         # the construction's effects: tile, marker (R93 steps 5-6)
+            if not self._is_building_effects(base):
+                _fail(base["path"], "in the END phase the bottom frame is the EFFECTS of the building just "
+                                    "constructed (source buildings, with its building space)")
+        elif FRAME_KIND_IDS["INT_PICK"] != base["kind"]:
+            pc = r["place_crossing"]
+            streets = [st for i, st in enumerate((pc % 5, 5 + pc // 5, 10)) if (r["streets_used"] >> i) & 1]
+            if not any(self._left_by(base, r["street_action"][st], None) for st in streets):
+                taken = ", ".join(ACTION_KINDS[r["street_action"][st]] for st in streets) or "none was taken"
+                _fail(base["path"], "the bottom frame must be what a street action taken this turn (streets_used) "
+                                    f"leaves pending; {taken}")
+        for i in range(1, len(frames)):
+            self._child(frames[i - 1], frames[i])
+        # every pending MARKER effect finds room on its building (one marker per level, R102)
+        pending: dict[int, int] = {}
+        where: dict[int, str] = {}
+        for f in frames:
+            if f["kind"] == FRAME_KIND_IDS["EFFECTS"]:
+                codes = [code for code, _ in nm.ed.effect_lists[f["lst"]]]
+                if E_MARKER in codes[f["a"]:]:
+                    pending[f["b"]] = pending.get(f["b"], 0) + 1
+                    where[f["b"]] = f["path"]
+        used = sum(t["bld_count"]) - sum(r["bld_stack"])
+        if pending and sum(r["bld_n"]) + sum(pending.values()) > used:
+            bs = next(iter(pending))
+            _fail(_join(where[bs], "building"), f"{sum(r['bld_n'])} markers on the board and one pending, but only "
+                                                f"{used} Building tiles were used (one marker per construction, R93)")
+        for bs, k in pending.items():
+            lvl = r["bld_level"][bs]
+            room = 0 if lvl == 0 else 1 if lvl == 4 else lvl
+            if r["bld_n"][bs] + k > room:
+                _fail(_join(where[bs], "building"), f"{nm.bs[bs]} ({LEVEL_NAMES.get(lvl, 'empty')}) holds "
+                                                f"{r['bld_n'][bs]} markers and has room for {room}: no marker can "
+                                                "be placed there (R102)")
+
+    def _is_building_effects(self, f: dict) -> bool:
+        r = self.r
+        if f["kind"] != FRAME_KIND_IDS["EFFECTS"] or f["src"] != SOURCES.index("buildings"):
+            return False
+        lvl = r["bld_level"][f["b"]]
+        return lvl > 0 and f["lst"] == self.t["bld_list"][BUILD_TYPE_OF_LEVEL[lvl]]
+
+    def _int_pick(self, f: dict, i: int):
+        """The Intersection owner's picks (R62-R65): pushed when the hand is placed, before any action."""
+        r, t = self.r, self.t
+        pc = r["place_crossing"]
+        path = f["path"]
+        if i != 0 or len(self.frames) != 1 or r["phase"] != PH_ACTIONS or r["streets_used"]:
+            _fail(path, "INT_PICK is the only frame, in the ACTIONS phase before any street action: the owner "
+                        "picks as soon as the hand is placed (R62)")
+        owner = r["cross_int"][pc]
+        if f["player"] != owner:
+            _fail(_join(path, "player"), f"seat {f['player']} but the Intersection on {_cross_name(pc)} is "
+                                         f"{'nobody' if owner < 0 else 'seat %d' % owner}'s (R62)")
+        if f["src"] != SOURCES.index("intersections"):
+            _fail(_join(path, "source"), "Intersection picks book their VP as intersections")
+        built = r["pl"][owner]["inters"]
+        if f["b"] >> built:
+            _fail(_join(path, "slots_taken"), f"seat {owner} has emptied only slots 0..{built - 1} (R63)")
+        if f["a"] + bin(f["b"]).count("1") != t["inter_picks"][built - 1]:
+            _fail(_join(path, "picks_left"), f"{f['a']} left after {bin(f['b']).count('1')} picks, but seat "
+                                             f"{owner}'s {built} Intersections give {t['inter_picks'][built - 1]} "
+                                             "(R64)")
+
+    def _sag_tile_frame(self, f: dict):
+        """A Sagrada slot just passed (R119): the marker is one space past it, the slot empty, the level its own."""
+        t = self.t
+        pl = self.r["pl"][f["player"]]
+        j = f["b"]
+        if f["a"] != t["sag_slot_level"][j]:
+            _fail(_join(f["path"], "level"), f"slot {j} takes a level-{t['sag_slot_level'][j]} tile (R119)")
+        if pl["sagrada"] != t["sag_slot_after"][j] + 1:
+            _fail(_join(f["path"], "slot"), f"the Sagrada marker is on space {pl['sagrada']}; slot {j} is chosen "
+                                            f"just after passing space {t['sag_slot_after'][j]} (R119)")
+        if pl["sag_tile"][j] >= 0:
+            _fail(_join(f["path"], "slot"), f"slot {j} already holds {self.nm.sag[pl['sag_tile'][j]]}")
+        if f["src"] != SOURCES.index("sagrada"):
+            _fail(_join(f["path"], "source"), "a Sagrada tile books its VP as sagrada")
+
+    def _child(self, parent: dict, f: dict):
+        """`f` was pushed by `parent`, the frame under it."""
+        nm, t, pl = self.nm, self.t, self.r["pl"][parent["player"]]
+        kind = FRAME_KINDS[f["kind"]]
+        if parent["kind"] == FRAME_KIND_IDS["EFFECTS"]:
+            effects = nm.ed.effect_lists[parent["lst"]]
+            k = parent["a"]
+            code, amt = effects[k - 1] if k >= 1 else (None, 0)
+            if code == E_RES:
+                ok = kind == "RES" and f["a"] == amt and f["src"] == parent["src"]
+            elif code == E_SAGRADA:
+                ok = kind == "SAGRADA" and f["a"] <= amt and f["src"] == parent["src"]
+            elif code == E_ACT:
+                ok = self._left_by(f, amt, parent["src"])
+            else:
+                _fail(_join(parent["path"], "next"), f"{parent['a']}: the effect before it "
+                      f"({nm.eff[parent['lst']]} item {k}) does not wait for another frame, so nothing can be "
+                      "stacked on this one")
+            if not ok:
+                _fail(f["path"], f"a {kind} frame cannot come from item {k} of {nm.eff[parent['lst']]} (the frame "
+                                 "under it)")
+        else:                                    # SAGRADA: the slot just passed (SAG_TILE), then that tile's list
+            if kind == "SAG_TILE":
+                return
+            ok = kind == "EFFECTS" and f["src"] == SOURCES.index("sagrada") and any(
+                pl["sag_tile"][j] >= 0 and t["sag_list"][pl["sag_tile"][j]] == f["lst"]
+                and pl["sagrada"] == t["sag_slot_after"][j] + 1 for j in range(len(t["sag_slot_after"])))
+            if not ok:
+                _fail(f["path"], "on a SAGRADA frame only the choice of the slot just passed (SAG_TILE) or the "
+                                 "effects of the tile chosen for it (EFFECTS, source sagrada) can wait (R119)")
+
+    def _left_by(self, f: dict, gk: int, grant_src: int | None) -> bool:
+        """Whether frame `f` can be what an action of kind `gk` leaves pending at its own level: the GRANT frame
+        itself (granted by an effect booking `grant_src`; None for an action tile taken from a street), or what its
+        first choice pushes (core.pyx apply_grant), or, after a Tram move, what the Passenger's free action
+        leaves (R84, A18)."""
+        nm, t, r = self.nm, self.t, self.r
+        p = f["player"]
+        pl = r["pl"][p]
+        kind = FRAME_KINDS[f["kind"]]
+        src = SOURCES.index
+        if kind == "GRANT" and grant_src is not None and f["a"] == gk and f["src"] == grant_src:
+            return True
+        if kind == "EFFECTS":
+            if gk in (GK_COINS, GK_CLOTH, GK_CERDA):
+                return f["src"] == src("actions") and f["lst"] == t["action_list"][(GK_COINS, GK_CLOTH,
+                                                                                    GK_CERDA).index(gk)]
+            if gk in (GK_COBBLE, GK_COBBLE_ANYWHERE):      # the list of a Sidewalk space with a placed Cobblestone
+                placed = r["sidewalk"] & ~t["side_pre"]
+                return f["src"] == src("sidewalk") and pl["cobbles"] > 0 and any(
+                    (placed >> x) & 1 and t["side_list"][x] == f["lst"] for x in range(NUM_SIDEWALK))
+            if gk == GK_PS:                                # a Public Service this player built
+                return f["src"] == src("public_services") and any(
+                    (pl["ps_built"] >> k) & 1 and t["ps_list"][k] == f["lst"] for k in range(len(t["ps_list"])))
+        if kind == "NARROW2" and gk in (GK_NARROW, GK_STREETS):     # the second Narrow tile (A14)
+            return f["src"] == 0 and pl["narrow"] > 0
+        if gk in (GK_TRAM, GK_TRAM_COIN_FREE):
+            if kind == "PASSENGER":                        # where the Tram stopped (R83)
+                return f["a"] == pl["tram"] and f["src"] == 0 and f["b"] in (0, int(gk == GK_TRAM_COIN_FREE))
+            sp = pl["tram"]
+            if sp >= 0 and r["passenger"][sp] == p:        # the Passenger is placed: the street's action (R84)
+                k0 = r["street_action"][t["space_street"][sp]]
+                if kind == "GRANT":
+                    return f["a"] == k0 and f["src"] == src("actions")
+                if k0 not in (GK_TRAM, GK_TRAM_COIN_FREE):
+                    return self._left_by(f, k0, None)
+        return False
 
     # -- counts that involve several parts ------------------------------------------------------------------
     def _cross_checks(self):
@@ -1034,9 +1348,16 @@ def state_from_json(doc: Any, seed: int = 0) -> State:
     """Build a state from a position document (a dict or JSON text); see docs/positions.md.
 
     A viewpoint document's hidden hands are sampled from its unseen pool with `seed`."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidPositionError(f"seed: expected an integer, got {_show(seed)}")
     reader = _Reader(doc)
     raw, edition, viewpoint, hand_written = reader.read()
-    st = State.from_raw(raw, edition)
+    try:
+        st = State._from_raw(raw, edition)          # the core's memory-safety guard, after every check above
+    except InvalidPositionError:
+        raise
+    except BarcelonaError as exc:
+        raise InvalidPositionError(f"position: {exc}") from None
     if viewpoint is not None:
         st = st.determinize(viewpoint, seed)
     if hand_written and raw["phase"] == PH_PLACE:
@@ -1052,9 +1373,9 @@ def load_position(path_or_str: str | Path | dict, seed: int = 0) -> State:
         return state_from_json(path_or_str, seed)
     if isinstance(path_or_str, str) and path_or_str.lstrip().startswith("{"):
         return state_from_json(path_or_str, seed)
-    path = Path(path_or_str)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidPositionError(f"position file {str(path)!r} cannot be read: {exc.strerror}") from None
-    return state_from_json(text, seed)
+    if not isinstance(path_or_str, (str, Path)):
+        raise InvalidPositionError(f"position: expected a file path, JSON text or a dict, got "
+                                   f"{type(path_or_str).__name__}")
+    what = f"position file {show_path(path_or_str)}"
+    return state_from_json(parse_json(read_bytes(path_or_str, what, InvalidPositionError), what,
+                                      InvalidPositionError, unique_keys=True), seed)

@@ -20,6 +20,7 @@ everything the viewpoint player saw.
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 from . import __version__, new_game
 from .core import CONSTANTS, State
 from .errors import BarcelonaError, IllegalActionError
+from .jsonio import check_depth, parse_json, read_bytes, show_path
 
 C = CONSTANTS
 CLASSES = ("W", "M", "U")
@@ -73,7 +75,7 @@ def ensure_hand(state: State, player: int, classes: list[int]) -> None:
             bag[k] -= 1
     raw["pl"][player]["hand"] = hand
     raw["bag"] = bag
-    state.set_raw(raw)        # note: clears the undo stack; table mode undoes by replaying its record
+    state._set_raw(raw)        # note: clears the undo stack; table mode undoes by replaying its record
 
 
 def unseen_pool(state: State, seat: int) -> list[int]:
@@ -114,7 +116,7 @@ def make_drawable(state: State, k: int, seat: int) -> None:
         pool = unseen_pool(state, seat)
         raise InvalidRecordError(f"no {CLASSES[k]} citizen is left unseen (unseen: "
                                  + ", ".join(f"{CLASSES[j]} {pool[j]}" for j in range(3)) + ")")
-    state.set_raw(raw)
+    state._set_raw(raw)
 
 
 def give_hand(state: State, p: int, classes: list[int], seat: int) -> None:
@@ -146,7 +148,7 @@ def give_hand(state: State, p: int, classes: list[int], seat: int) -> None:
                 other[j] += 1
                 changed = True
     if changed:
-        state.set_raw(raw)
+        state._set_raw(raw)
     ensure_hand(state, p, classes)
 
 
@@ -162,12 +164,15 @@ def apply_entry(state: State, entry: dict, viewpoint: int | None, rng: random.Ra
         state.apply(sample_hidden_draw(state, rng))
         return
     if viewpoint is not None and not isinstance(a, bool) and isinstance(a, int):
-        if state.is_chance_node() and C["A_DRAW"] <= a < C["A_REVEAL"] and state.raw()["cur"] == viewpoint:
-            make_drawable(state, a - C["A_DRAW"], viewpoint)
-        elif not state.is_chance_node() and not state.is_terminal() and state.current_player() != viewpoint \
-                and C["A_PLACE"] <= a < C["A_INT_PICK"]:
-            place_with_known_citizens(state, a, entry.get("move", ""), viewpoint)
-            return
+        try:
+            if state.is_chance_node() and C["A_DRAW"] <= a < C["A_REVEAL"] and state.raw()["cur"] == viewpoint:
+                make_drawable(state, a - C["A_DRAW"], viewpoint)
+            elif not state.is_chance_node() and not state.is_terminal() and state.current_player() != viewpoint \
+                    and C["A_PLACE"] <= a < C["A_INT_PICK"]:
+                place_with_known_citizens(state, a, entry.get("move", ""), viewpoint)
+                return
+        except InvalidRecordError as exc:
+            raise InvalidRecordError(f"{where}: {exc}") from None
     try:
         state.apply(a)
     except IllegalActionError as exc:
@@ -199,9 +204,17 @@ class GameRecord:
 
     def initial_state(self, seed: int = 0) -> State:
         if "position" in self.start:
-            return State.from_json(self.start["position"], seed=seed)
-        return new_game(self.players, seed=self.start["seed"], edition=self.edition,
-                        setup=self.start.get("setup", "random"))
+            try:
+                return State.from_json(self.start["position"], seed=seed)
+            except InvalidRecordError:
+                raise
+            except BarcelonaError as exc:
+                raise InvalidRecordError(f"start.position: {exc}") from None
+        try:
+            return new_game(self.players, seed=self.start["seed"], edition=self.edition,
+                            setup=self.start.get("setup", "random"))
+        except BarcelonaError as exc:
+            raise InvalidRecordError(f"edition: {exc}") from None
 
     def add(self, state: State, action: int | None, hidden: bool = False) -> None:
         """Note `action` (about to be applied to `state`); hidden=True for a draw the viewpoint cannot see."""
@@ -220,6 +233,8 @@ class GameRecord:
         """Walk the record in one pass: yields (i, state before entry i, entry) for every entry, then
         (len, final state, None). The state is the walker's own (clone it to keep it). Hidden draws are sampled
         with `seed`; another player's placement in a table-mode record corrects their sampled hand first."""
+        if not _is_int(seed) or seed < 0:
+            raise InvalidRecordError(f"seed: {_show(seed)} is not a non-negative integer")
         s = self.initial_state(seed)
         rng = random.Random(seed)
         for i, entry in enumerate(self.actions):
@@ -230,7 +245,7 @@ class GameRecord:
     def replay(self, upto: int | None = None, seed: int = 0) -> State:
         """The state after the first `upto` entries (all by default); see steps()."""
         n = len(self.actions) if upto is None else upto
-        if not 0 <= n <= len(self.actions):
+        if not _is_int(n) or not 0 <= n <= len(self.actions):
             raise InvalidRecordError(f"--at {upto}: the record has {len(self.actions)} entries")
         for i, s, _ in self.steps(seed):
             if i == n:
@@ -254,58 +269,183 @@ class GameRecord:
 
     @staticmethod
     def from_json(doc: Any) -> "GameRecord":
-        if isinstance(doc, str):
-            try:
-                doc = json.loads(doc)
-            except json.JSONDecodeError as exc:
-                raise InvalidRecordError(f"record: not valid JSON ({exc})") from None
+        """A record from its JSON (a dict or the text): every field is checked, then every entry is replayed
+        (it must be legal where it stands) and the fields that state facts about the game (players, seats,
+        result) must agree with the replay. Any problem raises InvalidRecordError naming the first wrong field;
+        nothing of `doc` is changed."""
+        if isinstance(doc, (str, bytes, bytearray)):
+            doc = parse_json(doc, "record", InvalidRecordError)
+        else:
+            check_depth(doc, "record", InvalidRecordError)
         if not isinstance(doc, dict):
             raise InvalidRecordError("record: expected a JSON object")
         if doc.get("format") != "barcelona-record":
             raise InvalidRecordError("format: expected 'barcelona-record'")
-        if doc.get("version") != 1:
-            raise InvalidRecordError(f"version: {doc.get('version')!r} is not supported (1)")
+        if not _is_int(doc.get("version")) or doc.get("version") != 1:
+            raise InvalidRecordError(f"version: {_show(doc.get('version'))} is not supported (1)")
+        known = {"format", "version", "engine", "edition", "players", "start", "viewpoint", "seats", "actions",
+                 "result"}
+        extra = sorted(str(k) for k in set(doc) - known)
+        if extra:
+            raise InvalidRecordError(f"{_key(extra[0])}: unknown field")
+        engine = doc.get("engine", "")
+        if not isinstance(engine, str) or len(engine) > MAX_LABEL:
+            raise InvalidRecordError(f"engine: expected a text of at most {MAX_LABEL} characters")
+        edition = doc.get("edition", "default")
+        if not isinstance(edition, str) or not 1 <= len(edition) <= 4096:
+            raise InvalidRecordError(f"edition: {_show(edition)} is not an edition name or data-file path")
         players = doc.get("players")
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-            raise InvalidRecordError(f"players: {players!r} is not 2..4")
+        if not _is_int(players) or not 2 <= players <= 4:
+            raise InvalidRecordError(f"players: {_show(players)} is not 2..4")
         start = doc.get("start")
         if not isinstance(start, dict) or not ("position" in start or "seed" in start):
             raise InvalidRecordError("start: expected {'seed': N, 'setup': ...} or {'position': {...}}")
-        if "seed" in start and (isinstance(start["seed"], bool) or not isinstance(start["seed"], int)
-                                or start["seed"] < 0):
-            raise InvalidRecordError(f"start.seed: {start['seed']!r} is not a non-negative integer")
-        if start.get("setup", "random") not in ("random", "printed"):
-            raise InvalidRecordError(f"start.setup: {start.get('setup')!r} is not 'random' or 'printed'")
+        if "position" in start and set(start) != {"position"}:
+            raise InvalidRecordError("start: a start from a position holds only 'position'")
+        if "seed" in start:
+            if set(start) - {"seed", "setup"}:
+                raise InvalidRecordError(f"start.{sorted(set(start) - {'seed', 'setup'})[0]}: unknown field")
+            if not _is_int(start["seed"]) or not 0 <= start["seed"] <= MAX_SEED:
+                raise InvalidRecordError(f"start.seed: {_show(start['seed'])} is not an integer in 0..2^64-1")
+            if start.get("setup", "random") not in ("random", "printed"):
+                raise InvalidRecordError(f"start.setup: {_show(start.get('setup'))} is not 'random' or 'printed'")
+        else:
+            if isinstance(start["position"], str):
+                start = {"position": parse_json(start["position"], "start.position", InvalidRecordError)}
+            if not isinstance(start["position"], dict):
+                raise InvalidRecordError("start.position: expected a position document (an object)")
         vp = doc.get("viewpoint")
-        if vp is not None and (isinstance(vp, bool) or not isinstance(vp, int) or not 0 <= vp < players):
-            raise InvalidRecordError(f"viewpoint: {vp!r} is not a seat of a {players}-player game")
+        if vp is not None and (not _is_int(vp) or not 0 <= vp < players):
+            raise InvalidRecordError(f"viewpoint: {_show(vp)} is not a seat of a {players}-player game")
+        seats = doc.get("seats")
+        if seats is not None:
+            if not isinstance(seats, list) or len(seats) != players:
+                raise InvalidRecordError(f"seats: expected null or a list of {players} labels, one a seat")
+            for i, x in enumerate(seats):
+                if not isinstance(x, str) or len(x) > MAX_LABEL:
+                    raise InvalidRecordError(f"seats[{i}]: expected a text of at most {MAX_LABEL} characters")
         actions = doc.get("actions")
         if not isinstance(actions, list):
             raise InvalidRecordError("actions: expected a list")
+        if len(actions) > MAX_ENTRIES:
+            raise InvalidRecordError(f"actions: {len(actions)} entries; a game has far fewer (at most "
+                                     f"{MAX_ENTRIES} are read)")
         for i, e in enumerate(actions):
-            if not isinstance(e, dict) or "id" not in e:
-                raise InvalidRecordError(f"actions[{i}]: expected an object with an 'id'")
-            a = e["id"]
-            if a is not None and (isinstance(a, bool) or not isinstance(a, int)):
-                raise InvalidRecordError(f"actions[{i}].id: {a!r} is not an action id")
-        known = {"format", "version", "engine", "edition", "players", "start", "viewpoint", "seats", "actions",
-                 "result"}
-        extra = sorted(set(doc) - known)
-        if extra:
-            raise InvalidRecordError(f"{extra[0]}: unknown field")
-        rec = GameRecord(players=players, start=start, actions=actions, edition=doc.get("edition", "default"),
-                         viewpoint=vp, seats=doc.get("seats"), result=doc.get("result"),
-                         engine=doc.get("engine", ""))
-        rec.replay()            # every entry must be legal where it stands
+            _check_entry(e, f"actions[{i}]", vp is not None)
+        result = doc.get("result")
+        if result is not None:
+            _check_result_shape(result, players)
+        rec = GameRecord(players=players, start=start, actions=actions, edition=edition, viewpoint=vp,
+                         seats=seats, result=result, engine=engine)
+        final = rec._replay_checked()
+        if result is not None:
+            _check_result(result, final)
         return rec
+
+    def _replay_checked(self) -> State:
+        """Replay every entry (seed 0), checking the start and each entry's 'by' against the replay; the
+        final state."""
+        s = None
+        for i, s, entry in self.steps(0):
+            if i == 0:
+                self._check_start(s)
+            if entry is None:
+                break
+            by = entry.get("by")
+            if by is not None and entry.get("id") is not None:
+                want = "chance" if s.is_chance_node() else s.current_player()
+                if by != want or isinstance(by, bool):
+                    raise InvalidRecordError(f"actions[{i}].by: {_show(by)}, but "
+                                             + ("a chance outcome" if want == "chance" else f"player {want}")
+                                             + " decides there")
+            elif by is not None and by != "chance":
+                raise InvalidRecordError(f"actions[{i}].by: a hidden draw is a chance outcome, not {_show(by)}")
+        return s
+
+    def _check_start(self, s: State) -> None:
+        if s.num_players != self.players:
+            raise InvalidRecordError(f"players: {self.players}, but the start position has {s.num_players}")
+        if "position" in self.start:
+            pos = self.start["position"]
+            pvp = pos.get("viewpoint") if isinstance(pos, dict) else None
+            if pvp is not None and pvp != self.viewpoint:
+                raise InvalidRecordError(f"viewpoint: {_show(self.viewpoint)}, but the start position is seen by "
+                                         f"player {pvp}")
+            ed = s.game_data.edition
+            if self.edition not in (ed.name, getattr(ed, "source", ed.name)):
+                raise InvalidRecordError(f"edition: {_show(self.edition)}, but the start position plays "
+                                         f"edition {_show(ed.name)}")
 
     @staticmethod
     def load(path: str | Path) -> "GameRecord":
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InvalidRecordError(f"record {str(path)!r} cannot be read: {exc.strerror}") from None
-        return GameRecord.from_json(text)
+        what = f"record {show_path(path)}"
+        data = read_bytes(path, what, InvalidRecordError)
+        return GameRecord.from_json(parse_json(data, what, InvalidRecordError))
+
+
+MAX_SEED = 2 ** 64 - 1          # the core uses 64 bits of a seed: larger ones would replay another game
+MAX_ENTRIES = 10_000            # a game has a few hundred entries (a 4-player game about 400)
+MAX_LABEL = 200                 # seats, engine, move texts
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _show(x: Any, limit: int = 60) -> str:
+    try:
+        r = repr(x)
+    except (RecursionError, ValueError):
+        r = f"<{type(x).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+def _key(k: str) -> str:
+    """A field name for an error message: as is when short and printable."""
+    return k if len(k) <= 40 and k.isprintable() else _show(k)
+
+
+def _check_entry(e: Any, where: str, table: bool) -> None:
+    if not isinstance(e, dict) or "id" not in e:
+        raise InvalidRecordError(f"{where}: expected an object with an 'id'")
+    extra = sorted(str(k) for k in set(e) - {"id", "move", "by"})
+    if extra:
+        raise InvalidRecordError(f"{where}.{_key(extra[0])}: unknown field")
+    a = e["id"]
+    if a is not None and (not _is_int(a) or not 0 <= a < C["NUM_ACTIONS"]):
+        raise InvalidRecordError(f"{where}.id: {_show(a)} is not an action id (0..{C['NUM_ACTIONS'] - 1})")
+    if a is None and not table:
+        raise InvalidRecordError(f"{where}.id: null (a hidden draw) is only for a record kept at a table "
+                                 "(viewpoint set)")
+    move = e.get("move", "")
+    if not isinstance(move, str) or len(move) > MAX_LABEL:
+        raise InvalidRecordError(f"{where}.move: expected a text of at most {MAX_LABEL} characters")
+    by = e.get("by")
+    if by is not None and by != "chance" and (not _is_int(by) or not 0 <= by < 4):
+        raise InvalidRecordError(f"{where}.by: {_show(by)} is not a seat or 'chance'")
+
+
+def _check_result_shape(result: Any, players: int) -> None:
+    if not isinstance(result, dict) or set(result) != {"scores", "returns"}:
+        raise InvalidRecordError("result: expected {'scores': [...], 'returns': [...]}")
+    sc, ret = result["scores"], result["returns"]
+    if not isinstance(sc, list) or len(sc) != players or not all(_is_int(x) for x in sc):
+        raise InvalidRecordError(f"result.scores: expected {players} integers")
+    if not isinstance(ret, list) or len(ret) != players or \
+            not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in ret):
+        raise InvalidRecordError(f"result.returns: expected {players} numbers")
+
+
+def _check_result(result: dict, final: State) -> None:
+    if not final.is_terminal():
+        raise InvalidRecordError("result: the record states a result, but its game is not over after the "
+                                 "last entry")
+    if result["scores"] != final.scores():
+        raise InvalidRecordError(f"result.scores: {_show(result['scores'])}, but the replay scores "
+                                 f"{final.scores()}")
+    if any(abs(x - y) > 1e-9 for x, y in zip(result["returns"], final.returns())):
+        raise InvalidRecordError(f"result.returns: {_show(result['returns'])}, but the replay gives "
+                                 f"{final.returns()} (R127)")
 
 
 def place_with_known_citizens(state: State, action: int, move: str, viewpoint: int) -> None:

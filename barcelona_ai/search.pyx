@@ -31,6 +31,15 @@ from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cur
 
 from .errors import BarcelonaError
 
+cdef extern from *:
+    """
+    static inline int barcelona_load_flag(int* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void barcelona_store_flag(int* p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    # The stop flag is written by the Python thread (Ctrl-C, Engine.stop) while a search thread reads it.
+    int barcelona_load_flag(int* p) noexcept nogil
+    void barcelona_store_flag(int* p, int v) noexcept nogil
+
 cdef enum:
     MAX_DEPTH = 1024
     NKEYS = 1001
@@ -284,6 +293,7 @@ cdef class Tree:
     cdef int32_t mark[NKEYS]
     cdef int forced                # root action every iteration must take (sequential halving), -1 = none
     cdef int kept                  # the root action the last sequential halving kept, -1 = none
+    cdef int stop_flag             # set by request_stop(): run() returns at the next iteration
 
     def __cinit__(self):
         self.nodes = NULL
@@ -295,6 +305,12 @@ cdef class Tree:
 
     def __init__(self, State state, int player, dict params, seed):
         cdef int i
+        if not 0 <= player < state.c.num_players:
+            raise BarcelonaError(f"no seat {player} in a {state.c.num_players}-player game")
+        if set(params) != _PARAM_KEYS:
+            raise BarcelonaError("search parameters come from make_params()")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise BarcelonaError(f"a seed is an integer, not {seed!r}")
         self.data = state.game_data
         memcpy(&self.root, &state.c, sizeof(StateC))
         self.root_player = player
@@ -312,6 +328,7 @@ cdef class Tree:
         self.p.expand_threshold = params["expand_threshold"]
         self.forced = -1
         self.kept = -1
+        self.stop_flag = 0
         self.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
         memset(&self.stats, 0, sizeof(RootStatsC))
         for i in range(NKEYS):
@@ -456,7 +473,7 @@ cdef class Tree:
                 self.forced = arms[i]
                 k = 0
                 while (k < share and done < iterations) or (fill_time and r == rounds):
-                    if seconds > 0 and (done & 15) == 0 and now_seconds() >= deadline:
+                    if self.stopped() or (seconds > 0 and (done & 15) == 0 and now_seconds() >= deadline):
                         self.forced = -1
                         if r == rounds:                           # the survivor was chosen already
                             self.kept = arms[0]
@@ -552,11 +569,28 @@ cdef class Tree:
                 self.stats.src_sum[q * NSRC + k] += s.pl[q].vp_src[k]
         self.stats.iterations += 1
 
+    cdef inline bint stopped(self) noexcept nogil:
+        return barcelona_load_flag(&self.stop_flag) != 0
+
+    def request_stop(self):
+        """Ask a running search (in another thread) to return at its next iteration; the tree stays usable.
+        The request holds (later runs return at once) until clear_stop()."""
+        barcelona_store_flag(&self.stop_flag, 1)
+
+    def clear_stop(self):
+        barcelona_store_flag(&self.stop_flag, 0)
+
+    @property
+    def stop_requested(self):
+        return self.stopped()
+
     cdef long long run_plain(self, long long iterations, double seconds, double deadline) noexcept nogil:
         """Iterations with UCB1 at the root, until the count or the deadline (whichever is set and first)."""
         cdef long long done = 0
         while True:
             if iterations > 0 and done >= iterations:
+                break
+            if self.stopped():
                 break
             if seconds > 0 and (done & 15) == 0 and now_seconds() >= deadline:
                 break
@@ -574,6 +608,8 @@ cdef class Tree:
         cdef action_t buf[MAX_LEGAL]
         if iterations <= 0 and seconds <= 0:
             raise BarcelonaError("a search needs an iteration or a time limit")
+        if not seconds < 1e7:                  # also refuses NaN: the deadline must be a real time
+            raise BarcelonaError(f"a search time must be finite (at most 1e7 s), not {seconds!r}")
         self.kept = -1
         with nogil:
             start = now_seconds()
@@ -581,7 +617,9 @@ cdef class Tree:
             if halving and iterations <= 0:
                 done = self.run_plain(0, seconds * 0.05, start + seconds * 0.05)
                 budget = <long long>(done / 0.05 * 0.75) - done           # margin: the survivor gets the rest
-                if budget >= 4 * state_legal_actions(&self.data.c, &self.root, buf):
+                if self.stopped():
+                    pass
+                elif budget >= 4 * state_legal_actions(&self.data.c, &self.root, buf):
                     done += self.run_halving(budget, seconds, deadline, True)
                 else:                                                     # too little time to halve
                     done += self.run_plain(0, seconds, deadline)
@@ -683,23 +721,49 @@ cdef class Tree:
                 "src_sum": [[st.src_sum[q * NSRC + j] for j in range(NSRC)] for q in range(k)]}
 
 
+MAX_NODES_LIMIT = 50_000_000      # nodes per tree (72 bytes each: 3.6 GB); node indices are int32
+
+
+def _finite(name, value, lo, hi):
+    """A float setting within [lo, hi]; NaN, infinities and non-numbers are refused, naming the setting."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+        raise BarcelonaError(f"search setting {name} must be a number in [{lo}, {hi}], not {value!r}")
+    return float(value)
+
+
+def _count(name, value, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise BarcelonaError(f"search setting {name} must be an integer in [{lo}, {hi}], not {value!r}")
+    return int(value)
+
+
+_PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
+               "turn_horizon", "widen_c", "widen_alpha", "expand_threshold"}
+
+
 def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, rollout="heuristic",
                 max_nodes=4_000_000, bias_weight=0.0, leaf_weight=0.0, turn_horizon=False, widen_c=0.0,
                 widen_alpha=0.5, expand_threshold=0):
+    """The compiled search's parameters, every one checked (engine.SearchSettings holds the defaults)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
     rollouts = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}
-    if reward not in rewards:
-        raise BarcelonaError(f"reward must be one of {sorted(rewards)}, not {reward!r}")
-    if rollout not in rollouts:
-        raise BarcelonaError(f"rollout must be one of {sorted(rollouts)}, not {rollout!r}")
-    if not 0 <= mix_weight <= 1 or margin_scale <= 0 or c_uct < 0 or max_nodes < 16 or bias_weight < 0 \
-            or not 0 <= leaf_weight <= 1 or expand_threshold < 0:
-        raise BarcelonaError("search parameters out of range")
-    return {"c_uct": float(c_uct), "reward": rewards[reward], "mix_weight": float(mix_weight),
-            "margin_scale": float(margin_scale), "rollout": rollouts[rollout], "max_nodes": int(max_nodes),
-            "bias_weight": float(bias_weight), "leaf_weight": float(leaf_weight),
-            "turn_horizon": 1 if turn_horizon else 0, "widen_c": float(widen_c), "widen_alpha": float(widen_alpha),
-            "expand_threshold": int(expand_threshold)}
+    if not isinstance(reward, str) or reward not in rewards:
+        raise BarcelonaError(f"search setting reward must be one of {sorted(rewards)}, not {reward!r}")
+    if not isinstance(rollout, str) or rollout not in rollouts:
+        raise BarcelonaError(f"search setting rollout must be one of {sorted(rollouts)}, not {rollout!r}")
+    if not isinstance(turn_horizon, bool):
+        raise BarcelonaError(f"search setting turn_horizon must be true or false, not {turn_horizon!r}")
+    if isinstance(margin_scale, (int, float)) and margin_scale <= 0:
+        raise BarcelonaError(f"search setting margin_scale must be positive, not {margin_scale!r}")
+    return {"c_uct": _finite("c_uct", c_uct, 0.0, 100.0), "reward": rewards[reward],
+            "mix_weight": _finite("mix_weight", mix_weight, 0.0, 1.0),
+            "margin_scale": _finite("margin_scale", margin_scale, 0.0, 1e6), "rollout": rollouts[rollout],
+            "max_nodes": _count("max_nodes", max_nodes, 16, MAX_NODES_LIMIT),
+            "bias_weight": _finite("bias_weight", bias_weight, 0.0, 1e6),
+            "leaf_weight": _finite("leaf_weight", leaf_weight, 0.0, 1.0),
+            "turn_horizon": 1 if turn_horizon else 0, "widen_c": _finite("widen_c", widen_c, 0.0, 1e6),
+            "widen_alpha": _finite("widen_alpha", widen_alpha, 0.0, 1.0),
+            "expand_threshold": _count("expand_threshold", expand_threshold, 0, 1_000_000)}
 
 
 def rollout_games(State state, int n, seed, policy="heuristic"):

@@ -12,7 +12,6 @@ horizontal ``r`` = 5..9, diagonal = 10. Building spaces: block rows ``j`` then c
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DataFileError
+from .jsonio import check_depth, load_json_file, show_path
 
 GRID = 5                      # crossings per side; the action-id space is built for this grid
 NUM_CROSSINGS = GRID * GRID
@@ -63,6 +63,19 @@ CONDITIONS = ("BLOCK_LINE", "CLOTH_5", "COIN_5", "NARROW_LINE", "INTERSECTION_AD
               "COBBLESTONES", "INTERSECTIONS", "EMPTY_MARKER_STACKS", "CORNER_BLOCKS", "MOD_TILES",
               "BOTTOM_MARKERS")
 SIMPLE_CODES = ("COIN", "CLOTH", "VP", "CERDA")   # what street spaces and Intersection slots may print
+# The amounts an effect may carry (the core stores them in 8 bits; VP are summed into 16-bit score sources).
+EFFECT_AMOUNTS = {"COIN": (0, 20), "CLOTH": (0, 20), "RES": (1, 5), "VP": (0, 30), "CERDA": (-16, 16),
+                  "SAGRADA": (0, 16)}
+MAX_CONDITIONS = 32           # core.pxd DataC.cond_kind[32]
+
+
+def _short(x: Any, limit: int = 60) -> str:
+    """repr(x) for an error message, cut when long."""
+    try:
+        r = repr(x)
+    except (RecursionError, ValueError):
+        r = f"<{type(x).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -154,9 +167,25 @@ class _Builder:
             self.fail(f"{path}.{key}" if path else key, "missing")
         val = obj[key]
         if typ is int and (isinstance(val, bool) or not isinstance(val, int)):
-            self.fail(f"{path}.{key}" if path else key, f"expected an integer, got {val!r}")
+            self.fail(f"{path}.{key}" if path else key, f"expected an integer, got {_short(val)}")
         if typ is not int and not isinstance(val, typ):
             self.fail(f"{path}.{key}" if path else key, f"expected {typ}, got {type(val).__name__}")
+        return val
+
+    def int_in(self, obj: Any, key: str, path: str, lo: int, hi: int) -> int:
+        """An integer field in lo..hi (every number the core stores is range-checked: its C fields are
+        8-bit, and many are array indices)."""
+        val = self.get(obj, key, path, int)
+        if not lo <= val <= hi:
+            self.fail(f"{path}.{key}" if path else key, f"{_short(val)} is not in {lo}..{hi}")
+        return val
+
+    def str_list(self, obj: Any, key: str, path: str) -> list[str]:
+        val = self.get(obj, key, path, list)
+        p = f"{path}.{key}" if path else key
+        for x in val:
+            if not isinstance(x, str):
+                self.fail(p, f"expected names (strings), got {_short(x)}")
         return val
 
     def int_list(self, obj: Any, key: str, path: str, length: int | None = None, lo: int = 0,
@@ -167,16 +196,18 @@ class _Builder:
             self.fail(p, f"expected {length} values, got {len(val)}")
         for x in val:
             if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-                self.fail(p, f"value {x!r} is not an integer in {lo}..{hi}")
+                self.fail(p, f"value {_short(x)} is not an integer in {lo}..{hi}")
         return list(val)
 
     def effects(self, text: Any, path: str, allowed: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
         """Parse 'COIN1+CLOTH1' / 'ACT_BUILD_WIDE' / 'CERDA-1' / '' / '-' into (code, amount) pairs."""
         if not isinstance(text, str):
-            self.fail(path, f"expected an effect string, got {text!r}")
+            self.fail(path, f"expected an effect string, got {_short(text)}")
         out: list[tuple[int, int]] = []
         if text in ("", "-"):
             return out
+        if len(text) > 200:
+            self.fail(path, "an effect string of more than 200 characters")
         for part in text.split("+"):
             if part.startswith("ACT_"):
                 grant = ACT_EFFECTS.get(part)
@@ -188,14 +219,17 @@ class _Builder:
             elif part == "CLOTH_PER_BLOCK":
                 code, amount = part, 0
             else:
-                m = re.fullmatch(r"([A-Z]+)(-?\d+)", part)
-                if not m or m.group(1) not in EFFECT_CODES:
-                    self.fail(path, f"unknown effect '{part}'")
+                m = re.fullmatch(r"([A-Z]+)(-?[0-9]{1,6})", part)
+                if not m or m.group(1) not in EFFECT_AMOUNTS:             # ACT is written ACT_<KIND>; the
+                    self.fail(path, f"unknown effect {_short(part)}")      # engine alone adds MARKER (R93)
                 code, amount = m.group(1), int(m.group(2))
                 if code != "CERDA" and amount < 0:
                     self.fail(path, f"negative amount in '{part}'")
                 if code == "RES" and not 1 <= amount <= 5:
                     self.fail(path, f"'{part}': RES takes 1..5 resources")
+                lo, hi = EFFECT_AMOUNTS[code]
+                if not lo <= amount <= hi:
+                    self.fail(path, f"'{part}': {code} takes {lo}..{hi}")
             if allowed is not None and code not in allowed:
                 self.fail(path, f"effect '{part}' is not allowed here (allowed: {', '.join(allowed)})")
             out.append((EFFECT_CODES.index(code), amount))
@@ -225,22 +259,30 @@ _CACHE: dict[str, Edition] = {}
 
 def load_edition(edition: str | Path = "default") -> Edition:
     """Load a built-in edition by name, or a data file by path; validated, cached by resolved path."""
-    path = Path(edition) if (isinstance(edition, Path) or str(edition).endswith(".json")) else None
-    if path is None:
-        if not isinstance(edition, str) or not re.fullmatch(r"[A-Za-z0-9_\-]+", edition):
-            raise DataFileError(f"unknown edition {edition!r}; available: {', '.join(available_editions())}")
+    if isinstance(edition, Path) or (isinstance(edition, str) and edition.endswith(".json")):
+        if len(str(edition)) > 4096:
+            raise DataFileError(f"data file {show_path(edition)}: the path is too long")
+        path = Path(edition)
+    else:
+        if not isinstance(edition, str) or not re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", edition) \
+                or not _builtin_path(edition).is_file():
+            shown = show_path(edition) if isinstance(edition, str) else repr(edition)[:80]
+            raise DataFileError(f"unknown edition {shown}; available: {', '.join(available_editions())}")
         path = _builtin_path(edition)
-        if not path.exists():
-            raise DataFileError(f"unknown edition {edition!r}; available: {', '.join(available_editions())}")
-    key = str(path.resolve()) if path.exists() else str(path)
+    what = f"data file {show_path(path)}"
+    try:
+        key = str(path.resolve())
+    except (OSError, RuntimeError, ValueError):      # a symlink loop, a NUL byte: read_bytes says why
+        key = str(path)
     if key in _CACHE:
         return _CACHE[key]
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise DataFileError(f"data file {str(path)!r} does not exist") from None
-    except json.JSONDecodeError as exc:
-        raise DataFileError(f"data file {str(path)!r} is not valid JSON: {exc}") from None
+        missing = not path.exists() and not path.is_symlink()
+    except (OSError, ValueError):
+        missing = False
+    if missing:
+        raise DataFileError(f"{what} does not exist")
+    doc = load_json_file(path, what, DataFileError)
     ed = build_edition(doc, source=path.name)
     ed.source = str(edition)
     _CACHE[key] = ed
@@ -250,20 +292,23 @@ def load_edition(edition: str | Path = "default") -> Edition:
 def build_edition(doc: Any, source: str = "<data>") -> Edition:
     """Validate a parsed data document and derive every table the core needs."""
     b = _Builder(doc, source)
+    check_depth(doc, f"{source}: field ''", DataFileError)
     if not isinstance(doc, dict):
         b.fail("", "the data file must hold a JSON object")
     t: dict[str, Any] = {}
     name = b.get(doc, "edition", "", str)
+    if not 1 <= len(name) <= 64 or not name.isprintable():
+        b.fail("edition", "a name of 1..64 printable characters")
 
     # -- grid and streets ------------------------------------------------------------------------------
     grid = b.get(doc, "grid", "", dict)
     if b.get(grid, "size", "grid", int) != GRID:
         b.fail("grid.size", f"the engine's action ids are laid out for a {GRID}x{GRID} grid")
     streets = b.get(doc, "streets", "", dict)
-    wide = b.get(streets, "wide", "streets", list)
+    wide = b.str_list(streets, "wide", "streets")
     for w in wide:
         if w not in SPACE_INDEX:
-            b.fail("streets.wide", f"unknown street space {w!r}")
+            b.fail("streets.wide", f"unknown street space {_short(w)}")
     wide_set = {SPACE_INDEX[w] for w in wide}
     for k in range(4):
         if 40 + k not in wide_set:
@@ -272,7 +317,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     benefits = b.get(streets, "benefits", "streets", dict)
     for key in benefits:
         if key not in SPACE_INDEX:
-            b.fail(f"streets.benefits.{key}", "unknown street space")
+            b.fail(f"streets.benefits.{_short(key)}", "unknown street space")
     t["space_wide"] = [1 if s in wide_set else 0 for s in range(NUM_SPACES)]
     t["space_list"] = []
     for s in range(NUM_SPACES):
@@ -281,8 +326,8 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
             b.fail(f"streets.benefits.{nm}", "missing (write '-' for a blank space)")
         t["space_list"].append(b.list_id(b.effects(benefits[nm], f"streets.benefits.{nm}", SIMPLE_CODES)))
     rates = b.get(streets, "run_vp_per_tile", "streets", dict)
-    t["run_vp_wide"] = b.get(rates, "wide", "streets.run_vp_per_tile", int)
-    t["run_vp_narrow"] = b.get(rates, "narrow", "streets.run_vp_per_tile", int)
+    t["run_vp_wide"] = b.int_in(rates, "wide", "streets.run_vp_per_tile", 0, 20)
+    t["run_vp_narrow"] = b.int_in(rates, "narrow", "streets.run_vp_per_tile", 0, 20)
     t["space_a"], t["space_b"], t["space_street"], t["space_pos"] = [], [], [], []
     for s in range(NUM_SPACES):
         a, c = space_ends(s)
@@ -331,7 +376,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["cross_bs"] = [x[i] if i < len(x) else -1 for x in cr_bs for i in range(6)]
 
     # -- actions -----------------------------------------------------------------------------------------
-    tiles = b.get(doc, "action_tiles", "", list)
+    tiles = b.str_list(doc, "action_tiles", "")
     if sorted(tiles) != sorted(ACTION_KINDS):
         b.fail("action_tiles", f"must list the 11 action tiles {', '.join(ACTION_KINDS)} once each")
     aeff = b.get(doc, "action_effects", "", dict)
@@ -340,8 +385,8 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         t["action_list"].append(b.list_id(b.effects(b.get(aeff, kind, "action_effects", str),
                                                     f"action_effects.{kind}", SIMPLE_CODES)))
     printed = b.get(doc, "printed_setup", "", dict)
-    vert = b.get(printed, "vertical", "printed_setup", list)
-    hor = b.get(printed, "horizontal", "printed_setup", list)
+    vert = b.str_list(printed, "vertical", "printed_setup")
+    hor = b.str_list(printed, "horizontal", "printed_setup")
     diag = b.get(printed, "diagonal", "printed_setup", str)
     setup = list(vert) + list(hor) + [diag]
     if len(vert) != 5 or len(hor) != 5 or sorted(setup) != sorted(ACTION_KINDS):
@@ -370,8 +415,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
             b.fail(f"{p}.sections", "every track has 3 sections")
         expect = 0
         for si, sec in enumerate(sections):
-            if (not isinstance(sec, list) or len(sec) != 2 or sec[0] != expect or sec[1] < sec[0]
-                    or any(isinstance(x, bool) or not isinstance(x, int) for x in sec)):
+            if (not isinstance(sec, list) or len(sec) != 2
+                    or any(isinstance(x, bool) or not isinstance(x, int) for x in sec)
+                    or sec[0] != expect or sec[1] < sec[0]):
                 b.fail(f"{p}.sections[{si}]", "sections must be [first, last] spans covering the track in order")
             expect = sec[1] + 1
         if expect != n:
@@ -404,7 +450,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["cerda_start"] = b.get(cerda, "start", "cerda_track", int)
     if not 0 <= t["cerda_start"] < nsp:
         b.fail("cerda_track.start", "outside the track")
-    t["cerda_overflow_vp"] = b.get(cerda, "overflow_vp_per_step", "cerda_track", int)
+    t["cerda_overflow_vp"] = b.int_in(cerda, "overflow_vp_per_step", "cerda_track", 0, 10)
     resets = b.int_list(cerda, "resets_after_scorings", "cerda_track", None, 1, 3)
     t["cerda_reset_mask"] = sum(1 << (x - 1) for x in resets)
 
@@ -436,13 +482,13 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     # -- player board ------------------------------------------------------------------------------------
     pb = b.get(doc, "player_board", "", dict)
     wh = b.get(pb, "warehouse", "player_board", dict)
-    t["wh_free"] = b.get(wh, "free_spaces", "player_board.warehouse", int)
+    t["wh_free"] = b.int_in(wh, "free_spaces", "player_board.warehouse", 2, 20)
     t["wh_cobbles"] = b.get(wh, "cobblestones", "player_board.warehouse", int)
     if t["wh_cobbles"] != 6:
         b.fail("player_board.warehouse.cobblestones", "every player has 6 Cobblestones (R28)")
     t["cobble_vp"] = b.int_list(wh, "cobblestone_end_vp", "player_board.warehouse", 6, 0, 99)
-    t["start_coins"] = b.get(wh, "start_coins", "player_board.warehouse", int)
-    t["start_cloth"] = b.get(wh, "start_cloth", "player_board.warehouse", int)
+    t["start_coins"] = b.int_in(wh, "start_coins", "player_board.warehouse", 0, 20)
+    t["start_cloth"] = b.int_in(wh, "start_cloth", "player_board.warehouse", 0, 20)
     if t["start_coins"] + t["start_cloth"] > t["wh_free"] or t["wh_free"] < 2:
         b.fail("player_board.warehouse.free_spaces", "too small for the starting Coin and Cloth")
     inter = b.get(pb, "intersections", "player_board", dict)
@@ -457,15 +503,15 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     pcost = b.get(pas, "cost", "player_board.passengers", list)
     if len(pcost) != 5:
         b.fail("player_board.passengers.cost", "expected 5 values")
-    t["pass_coins"] = [b.get(x, "coins", f"player_board.passengers.cost[{i}]", int) for i, x in enumerate(pcost)]
-    t["pass_cloth"] = [b.get(x, "cloth", f"player_board.passengers.cost[{i}]", int) for i, x in enumerate(pcost)]
+    t["pass_coins"] = [b.int_in(x, "coins", f"player_board.passengers.cost[{i}]", 0, 9) for i, x in enumerate(pcost)]
+    t["pass_cloth"] = [b.int_in(x, "cloth", f"player_board.passengers.cost[{i}]", 0, 9) for i, x in enumerate(pcost)]
     t["pass_vp"] = b.int_list(pas, "end_vp", "player_board.passengers", 5, 0, 99)
     mods = b.get(pb, "modernisme_spaces", "player_board", list)
     if len(mods) != 5:
         b.fail("player_board.modernisme_spaces", "expected 5 project spaces")
-    for key, name_ in (("mod_take", "take_cost_cloth"), ("mod_raise", "raise_cost_cloth"),
-                       ("mod_bottom", "bottom"), ("mod_top", "top")):
-        t[key] = [b.get(x, name_, f"player_board.modernisme_spaces[{i}]", int) for i, x in enumerate(mods)]
+    for key, name_, hi in (("mod_take", "take_cost_cloth", 9), ("mod_raise", "raise_cost_cloth", 9),
+                           ("mod_bottom", "bottom", 10), ("mod_top", "top", 10)):
+        t[key] = [b.int_in(x, name_, f"player_board.modernisme_spaces[{i}]", 0, hi) for i, x in enumerate(mods)]
     for i in range(5):
         if t["mod_top"][i] <= t["mod_bottom"][i]:
             b.fail(f"player_board.modernisme_spaces[{i}]", "top must be higher than bottom (R68)")
@@ -474,8 +520,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         stacks = b.get(ss, kind, "player_board.street_stacks", list)
         if not 1 <= len(stacks) <= 3:
             b.fail(f"player_board.street_stacks.{kind}", "1..3 stacks")
-        sizes = [b.get(x, "tiles", f"player_board.street_stacks.{kind}[{i}]", int) for i, x in enumerate(stacks)]
-        cer = [b.get(x, "cerda_when_empty", f"player_board.street_stacks.{kind}[{i}]", int)
+        sizes = [b.int_in(x, "tiles", f"player_board.street_stacks.{kind}[{i}]", 1, 10)
+                 for i, x in enumerate(stacks)]
+        cer = [b.int_in(x, "cerda_when_empty", f"player_board.street_stacks.{kind}[{i}]", -16, 16)
                for i, x in enumerate(stacks)]
         # cumulative tile counts at which a stack empties, padded to 3
         cum, acc = [], 0
@@ -495,9 +542,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         acc += x
         cum.append(acc)
     t["marker_empty_at"] = cum
-    t["marker_empty_cerda"] = b.get(pb, "marker_stack_empty_cerda", "player_board", int)
+    t["marker_empty_cerda"] = b.int_in(pb, "marker_stack_empty_cerda", "player_board", -16, 16)
     sag = b.get(pb, "sagrada_track", "player_board", dict)
-    t["sag_spaces"] = b.get(sag, "spaces", "player_board.sagrada_track", int)
+    t["sag_spaces"] = b.int_in(sag, "spaces", "player_board.sagrada_track", 2, 30)
     slots = b.get(sag, "slots", "player_board.sagrada_track", list)
     if len(slots) != 3:
         b.fail("player_board.sagrada_track.slots", "expected 3 tile slots")
@@ -508,9 +555,13 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     for i, a in enumerate(t["sag_slot_after"]):
         if not 0 <= a < t["sag_spaces"] - 1 or t["sag_slot_level"][i] not in (1, 2, 3):
             b.fail(f"player_board.sagrada_track.slots[{i}]", "slot outside the track or level not 1..3")
+        if a in t["sag_slot_after"][:i]:
+            b.fail(f"player_board.sagrada_track.slots[{i}]", "two slots after the same space (R119)")
 
     # -- scoring conditions and tiles --------------------------------------------------------------------
     conds = b.get(doc, "conditions", "", dict)
+    if not 1 <= len(conds) <= MAX_CONDITIONS:
+        b.fail("conditions", f"{len(conds)} conditions; the engine holds 1..{MAX_CONDITIONS}")
     cond_ids: dict[str, int] = {}
     t["cond_kind"], t["cond_vp"], t["cond_cap"] = [], [], []
     for i, (cid, cdef) in enumerate(sorted(conds.items())):
@@ -519,10 +570,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
             b.fail(f"conditions.{cid}.name", f"unknown condition {cname!r}")
         cond_ids[cid] = i
         t["cond_kind"].append(CONDITIONS.index(cname))
-        t["cond_vp"].append(b.get(cdef, "vp", f"conditions.{cid}", int))
+        t["cond_vp"].append(b.int_in(cdef, "vp", f"conditions.{cid}", 0, 20))
         cap = cdef.get("cap", 0)
-        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
-            b.fail(f"conditions.{cid}.cap", "must be a non-negative integer (0 = no cap)")
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= 30:
+            b.fail(f"conditions.{cid}.cap", "must be an integer in 0..30 (0 = no cap)")
         if cname in ("CLOTH_5", "COIN_5") and cap == 0:
             b.fail(f"conditions.{cid}.cap", "the Cloth/Coin conditions count up to a printed maximum")
         t["cond_cap"].append(cap)
@@ -535,8 +586,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         b.fail("cerda_tiles", f"expected 14 tiles (R2), got {len(ct)}")
     for key, lst in (("modernisme_tiles", mt), ("cerda_tiles", ct)):
         for x in lst:
-            if x not in cond_ids:
-                b.fail(key, f"unknown condition {x!r}")
+            if not isinstance(x, str) or x not in cond_ids:
+                b.fail(key, f"unknown condition {_short(x)}")
+        if len(set(lst)) != len(lst):
+            b.fail(key, "a condition appears on two tiles (each tile has its own condition, R2)")
     t["mod_cond"] = [cond_ids[x] for x in mt]
     t["cerda_cond"] = [cond_ids[x] for x in ct]
     t["display_size"] = b.get(doc, "modernisme_display", "", int)
@@ -544,6 +597,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         b.fail("modernisme_display", "must be 1..8")
 
     st = b.get(doc, "sagrada_tiles", "", dict)
+    for key in st:
+        if key not in ("1", "2", "3"):
+            b.fail(f"sagrada_tiles.{_short(key)}", "the levels are '1', '2' and '3'")
     t["sag_level"], t["sag_list"], t["sag_text"] = [], [], []
     for lvl in ("1", "2", "3"):
         for i, txt in enumerate(b.get(st, lvl, "sagrada_tiles", list)):
@@ -558,10 +614,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     for bt in BUILDING_TYPES:
         p = f"buildings.{bt}"
         x = b.get(blds, bt, "buildings", dict)
-        t["bld_count"].append(b.get(x, "count", p, int))
-        t["bld_any"].append(b.get(x, "any", p, int))
-        t["bld_mid"].append(b.get(x, "middle", p, int))
-        t["bld_up"].append(b.get(x, "upper", p, int))
+        t["bld_count"].append(b.int_in(x, "count", p, 0, 99))
+        t["bld_any"].append(b.int_in(x, "any", p, 0, 4))
+        t["bld_mid"].append(b.int_in(x, "middle", p, 0, 4))
+        t["bld_up"].append(b.int_in(x, "upper", p, 0, 4))
         need = t["bld_any"][-1] + t["bld_mid"][-1] + t["bld_up"][-1]
         if not 1 <= need <= (3 if bt == "CORNER" else 4):
             b.fail(p, "needs between 1 and the number of crossings around its space")
@@ -570,10 +626,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         t["bld_list"].append(b.list_id(eff))
     if t["bld_count"] != [8, 12, 8, 7]:
         b.fail("buildings", "counts must be CORNER 8, L1 12, L2 8, L3 7 (R3)")
-    t["bonus_vp"] = b.get(doc, "building_bonus_vp", "", int)
+    t["bonus_vp"] = b.int_in(doc, "building_bonus_vp", "", 0, 30)
 
     ps = b.get(doc, "public_services", "", dict)
-    types = b.get(ps, "types", "public_services", list)
+    types = b.str_list(ps, "types", "public_services")
     if sorted(types) != sorted(PUBLIC_SERVICE_MAIN):
         b.fail("public_services.types", f"must name the 7 types {', '.join(PUBLIC_SERVICE_MAIN)}")
     t["ps_names"] = list(types)
@@ -583,10 +639,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     stack = b.get(ps, "stack", "public_services", list)
     if len(stack) != 3:
         b.fail("public_services.stack", "each type has 3 tiles (R17)")
-    t["ps_cost"] = [b.get(x, "cost_coins", f"public_services.stack[{i}]", int) for i, x in enumerate(stack)]
-    t["ps_vp"] = [b.get(x, "vp", f"public_services.stack[{i}]", int) for i, x in enumerate(stack)]
-    t["ps_tiles_2p"] = b.get(ps, "tiles_per_stack_2p", "public_services", int)
-    cs = b.get(ps, "cerda_steps", "public_services", int)
+    t["ps_cost"] = [b.int_in(x, "cost_coins", f"public_services.stack[{i}]", 0, 9) for i, x in enumerate(stack)]
+    t["ps_vp"] = [b.int_in(x, "vp", f"public_services.stack[{i}]", 0, 30) for i, x in enumerate(stack)]
+    t["ps_tiles_2p"] = b.int_in(ps, "tiles_per_stack_2p", "public_services", 1, 3)   # the stack holds 3 (R17)
+    cs = b.int_in(ps, "cerda_steps", "public_services", -16, 16)
     t["ps_list"] = []
     for tp in types:
         main = b.effects(PUBLIC_SERVICE_MAIN[tp], f"public_services.{tp}")

@@ -1,7 +1,7 @@
 """Building positions for rule tests.
 
 A position is edited through the raw C state (``State.raw()`` gives nested dicts with the field names of
-``barcelona_ai/core.pxd``; ``set_raw`` writes them back) and then settled, so a test can set up exactly the
+``barcelona_ai/core.pxd``; ``_set_raw`` writes them back) and then settled, so a test can set up exactly the
 table a rule talks about and then apply real actions.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ def edit(state: State, fn: Callable[[dict], None], settle: bool = True) -> State
     """Apply fn to the raw state dict, write it back, and run the automatic steps."""
     raw = state.raw()
     fn(raw)
-    state.set_raw(raw)
+    state._set_raw(raw)
     if settle:
         state.settle()
     return state

@@ -75,13 +75,13 @@ def test_undo_restores_bit_for_bit():
 
 
 def test_raw_round_trip_keeps_hash():
-    """set_raw(raw()) is exact: the structs have no padding bytes the hash could see."""
+    """_set_raw(raw()) is exact: the structs have no padding bytes the hash could see."""
     rng = random.Random(5)
     s = new_game(4, seed=5)
     for _ in range(300):
         if s.is_terminal():
             break
-        assert State.from_raw(s.raw()).hash() == s.hash()
+        assert State._from_raw(s.raw()).hash() == s.hash()
         s.apply(rng.choice(s.legal_actions()))
 
 

@@ -59,15 +59,22 @@ def test_play_whole_game_with_hint_bad_input_undo_save_and_reload(tmp_path):
 
     rec = GameRecord.load(saved)
     assert rec.players == 2 and rec.seats == ["human", "ismcts:30"]
-    assert rec.viewpoint is None and rec.result is None
+    assert rec.result is None
+    # a save before the end is P0's view (A6): no seed, the computer's draws hidden, P0's own draws shown
+    assert rec.viewpoint == 0 and "seed" not in rec.start and "position" in rec.start
+    assert rec.start["position"]["viewpoint"] == 0
+    hidden = [e for e in rec.actions if e["id"] is None]
+    assert hidden and all(e["move"] == "draw (hidden)" for e in hidden)
     assert any(e["by"] == 0 for e in rec.actions) and any(e["by"] == 1 for e in rec.actions)
+    assert '"seed"' not in json.dumps(rec.start)
     n_saved = len(rec.actions)
 
     p = cli(["play", "--load", str(saved), "--seat", "0", "--iterations", "30"], ["?"] + ["1"] * 400)
     out = p.stdout
     assert p.returncode == 0, p.stderr
-    assert f"Loaded {saved}: {n_saved} entries replayed." in out
-    assert "Seed 11" in out                               # the record's seed keeps the chance outcomes
+    assert f"Loaded {saved}: {n_saved} entries replayed" in out and "drawn again" in out
+    assert "Seed" not in out and "secret seed" in out     # chance goes on from a new secret seed
+    assert re.search(r"Replay key: --seed \d+", out)      # shown once the game is over
     assert re.search(r"  P1: .+   \([+-]\d+ VP, win \d+%\)", out)      # a computer move and its reason
     assert "=== Game over ===" in out and "Final scores (VP by source):" in out
     assert re.search(r"P0 \(you\)\s+\d+ VP  \(", out) and re.search(r"P1\s+\d+ VP  \(", out)

@@ -43,7 +43,7 @@ def test_observation_hides_only_other_hands():
     raw["bag"][k_from] += 1
     raw["bag"][k_to] -= 1
     t = s.clone()
-    t.set_raw(raw)
+    t._set_raw(raw)
     assert t.hash() != s.hash()
     for p in (0, 2, 3):
         assert t.observation_hash(p) == s.observation_hash(p)

@@ -25,7 +25,8 @@ _PASSIVE = (C["A_SKIP"], C["A_END_ACTIONS"], C["A_SAG_STOP"], C["A_INT_DONE"])
 
 def _walk(seed: int, busy: bool = False) -> list[State]:
     """Every state of one seeded random game; `busy` games mostly avoid skipping, so they reach late-game
-    situations (overbuilt stacks of 3 markers, full tracks, empty Modernisme stack, empty Public Service stacks)."""
+    situations (overbuilt stacks of 3 markers, full tracks, reshuffled Modernisme stack, empty Public Service
+    stacks)."""
     s = new_game(players=2 + seed % 3, seed=seed, setup="printed" if seed % 2 else "random")
     rng = random.Random(seed)
     out = [s.clone()]
@@ -61,17 +62,23 @@ def test_walks_cover_every_phase_and_frame_kind(walks):
     phases, kinds, seen = set(), set(), set()
     for game in walks:
         assert game[-1].is_terminal()
+        prev = None
         for s in game:
             r = s.raw()
             phases.add(r["phase"])
             kinds |= {f["kind"] for f in r["frames"][:r["nframes"]]}
+            # the Modernisme stack ran out and the discards became the new stack (R73, R111): since that happens
+            # at once, an empty stack means no tile is left to reshuffle, which random walks do not reach
+            reshuffled = prev is not None and r["mod_stack"] & prev["mod_discard"] != 0
             seen |= {name for name, hit in (
                 ("overflow", r["discard_player"] >= 0), ("three_markers", 3 in r["bld_n"]),
-                ("off_board", any(r["track_off"])), ("stack_empty", r["mod_stack"] == 0),
+                ("off_board", any(r["track_off"])), ("stack_reshuffled", reshuffled),
                 ("ps_stack_empty", 0 in r["ps_left"]), ("end_triggered", r["end_triggered"])) if hit}
+            prev = r
     assert phases == set(range(len(PHASES)))
     assert kinds == set(range(1, 9))
-    assert seen == {"overflow", "three_markers", "off_board", "stack_empty", "ps_stack_empty", "end_triggered"}
+    assert seen == {"overflow", "three_markers", "off_board", "stack_reshuffled", "ps_stack_empty",
+                    "end_triggered"}
 
 
 def test_exact_round_trip_every_state(walks):

@@ -37,6 +37,7 @@ def _position():
         r["cross_hi"][cross(2, 3)] = W
         r["cross_lo"][cross(4, 0)] = U                      # a lone citizen (A2)
         r["cross_int"][cross(2, 3)] = 1                     # Intersection of player 1 (R57)
+        r["pl"][1]["inters"] = 1                            # ... taken off its board (_set_raw checks the count)
         b = building_space("B(1,0)")                        # L2 with markers 0 then 3 (R101, R102)
         r["bld_level"][b] = 2
         r["bld_n"][b] = 2
@@ -124,7 +125,7 @@ def test_player_blocks():
 def test_hidden_hand_is_shown_as_a_count():
     """A6: an observation hides other hands as [size, -1, -1]."""
     s = game(4, 1)
-    obs = type(s).from_raw(s.observation(0))
+    obs = type(s)._from_raw(s.observation(0))
     assert "hidden" in render_player(obs, 1)
     assert "hand: " in render_player(obs, 0) and "hidden" not in render_player(obs, 0)
 

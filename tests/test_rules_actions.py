@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from barcelona_ai import new_game
+from barcelona_ai import InvalidPositionError, State, new_game
+from barcelona_ai.invariants import check_invariants
 from barcelona_ai.tables import load_edition
 
 from helpers import C, T, W, M, U, cross, edit, place_id, space, street_id, tram_id, legal, refused
@@ -627,20 +628,70 @@ def test_R72_no_empty_project_space():
     assert C["A_GAIN_CLOTH"] in legal(s)
 
 
-def test_R73_empty_stack_reshuffles_the_discards():
-    """R73: when the stack has run out the discards become the new stack for the refill."""
+def _mods(s):
+    r = s.raw()
+    return r["mod_stack"], r["mod_display"], r["mod_discard"]
+
+
+def mod_problems(s):
+    """The invariant checker's Modernisme findings (start() hands out citizens without taking them from the
+    bag, so the citizen count is off on purpose)."""
+    return [x for x in check_invariants(s) if "Modernisme" in x]
+
+
+def test_R73_the_last_face_down_tile_revealed_reshuffles_the_discards_at_once():
+    """R73 (rulebook, Take a Modernisme Project): "Immediately after taking the Modernisme tile, refill the
+    offer. If at any point the Modernisme tiles stack would become empty, reshuffle the discarded tiles to
+    create a new stack." The refill reveals the last face-down tile: at that very point the discards become
+    the new stack (not later, at the next reveal); nothing waits in the discard beside an empty stack. The
+    stack's order is hidden but its content is public by deduction, the discards face up: every seat observes
+    the same three sets (A6)."""
+    def f(r):
+        stack = [x for x in range(18) if r["mod_stack"] >> x & 1]
+        r["mod_stack"] = 1 << stack[0]                            # one tile left face down
+        r["mod_discard"] = sum(1 << x for x in stack[1:])         # discarded by earlier refreshes (R111)
+    s = at(start(f), 4, 0)                                        # horizontal 0: Take
+    last, display, disc = _mods(s)
+    assert bin(disc).count("1") >= 4 and not mod_problems(s)
+    t = min(x for x in range(18) if display >> x & 1)
+    s.apply(C["A_MOD_TAKE"] + t * 5 + 0)
+    assert s.legal_actions() == [C["A_REVEAL"] + last.bit_length() - 1]   # the refill, from the stack
+    s.apply(s.legal_actions()[0])
+    assert not s.is_chance_node()                                 # the display is full again...
+    assert _mods(s) == (disc, display & ~(1 << t) | last, 0)      # ...and the discards are the stack already
+    assert pl(s)["mod_tile"][0] == t
+    assert not mod_problems(s)
+    for p in range(4):                                            # public: the same for every seat (A6)
+        o = s.observation(p)
+        assert (o["mod_stack"], o["mod_display"], o["mod_discard"]) == _mods(s)
+
+
+def test_R73_A32_invariant_an_empty_stack_has_no_discards_beside_it():
+    """R73, R111: a state whose discards wait beside an empty stack cannot arise ('at any point'); the checker
+    reports it and the position loader refuses it. Stack and discards both empty (A32) is a valid position."""
     def f(r):
         r["mod_discard"] = r["mod_stack"]
         r["mod_stack"] = 0
-    s = at(start(f), 4, 0)
-    disc = s.raw()["mod_discard"]
-    t = min(x for x in range(18) if s.raw()["mod_display"] >> x & 1)
-    s.apply(C["A_MOD_TAKE"] + t * 5 + 0)
-    assert s.is_chance_node()
-    assert set(s.legal_actions()) == {C["A_REVEAL"] + x for x in range(18) if disc >> x & 1}
-    assert s.raw()["mod_discard"] == 0
-    s.apply(s.legal_actions()[0])
-    assert bin(s.raw()["mod_display"]).count("1") == 4
+    s = edit(start(), f, settle=False)
+    assert any("R73" in x for x in mod_problems(s))
+    doc = new_game(4, seed=0, setup="printed").to_json()
+    mod = doc["modernisme"]
+    mod["discard"] = sorted(set(mod.get("discard", [])) | set(mod["stack"]))
+    mod["stack"] = []
+    with pytest.raises(InvalidPositionError, match="R73"):
+        State.from_json(doc)
+    mod["stack"], mod["discard"] = mod["discard"], []                     # the same tiles face down: fine
+    State.from_json(doc)
+
+    def g(r):                                                 # every face-down tile on a project space:
+        tiles = [x for x in range(18) if r["mod_stack"] >> x & 1]        # stack and discards empty (A32)
+        for i, x in enumerate(tiles):
+            r["pl"][i // 5]["mod_tile"][i % 5] = x
+        r["mod_stack"] = 0
+    s = edit(new_game(4, seed=0, setup="printed"), g)
+    assert not check_invariants(s)
+    back = State.from_json(s.to_json())
+    assert back.hash() == s.hash() and back.raw()["mod_stack"] == 0
 
 
 @pytest.mark.parametrize("up,mult", [(0, 3), (1, 4)])
@@ -751,7 +802,7 @@ def test_R77_second_and_third_tile_of_a_type():
         s, t = _ps("SANT_ANTONI", coins=3)
         r = s.raw()
         r["ps_left"][t] = left
-        s.set_raw(r)
+        s._set_raw(r)
         s.apply(C["A_PS"] + t)
         assert (pl(s)["coins"], pl(s)["score"]) == (3 - cost, vp)
 
@@ -761,7 +812,7 @@ def test_R79_empty_stack_cannot_be_built():
     s, t = _ps("SANT_ANTONI", coins=3)
     r = s.raw()
     r["ps_left"][t] = 0
-    s.set_raw(r)
+    s._set_raw(r)
     assert t not in ids_in(s, C["A_PS"], C["A_TRAM"])
 
 

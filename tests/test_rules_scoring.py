@@ -283,21 +283,132 @@ def test_R111_display_refreshed_after_a_scoring():
     assert raw["mod_discard"] == old_display
 
 
+def masks(s):
+    raw = s.raw()
+    return raw["mod_stack"], raw["mod_display"], raw["mod_discard"]
+
+
 def test_R111_R73_reshuffle_the_discard_when_the_stack_runs_out():
+    """R111 (rulebook, Cerdà Scoring): "After finishing a Cerdà Scoring, discard all the Modernisme tiles on
+    display, then reveal four new tiles. If at any point the Modernisme tiles stack would become empty,
+    reshuffle the discarded tiles to create a new stack." (R73 ends with the same sentence.) Discard first,
+    then reveal: with 2 tiles face down, the second reveal empties the stack; at that point the discards, the
+    4 just discarded among them, become the new stack at once, and the last 2 reveals are uniform over it."""
     def f(raw):
         raw["mod_stack"] = 0b11 << 10                        # two tiles left face down
         raw["mod_display"] = 0b1111
+        raw["mod_discard"] = 0b11 << 4                       # two discarded by an earlier refresh
+    s, a = scoring_turn(0, fn=f, tiles=["SC15", "SC15", "SC15"])
+    s.apply(a)
+    assert masks(s) == (0b11 << 10, 0, 0b111111)
+    assert {x - A_REVEAL for x in s.legal_actions()} == {10, 11}
+    s.apply(A_REVEAL + 10)
+    assert masks(s) == (1 << 11, 1 << 10, 0b111111)
+    s.apply(A_REVEAL + 11)
+    assert masks(s) == (0b111111, 0b11 << 10, 0)            # reshuffled as the stack ran out, not later
+    assert s.raw()["reveal_pending"] == 2
+    outs = s.chance_outcomes()
+    assert {x - A_REVEAL for x, _ in outs} == set(range(6))
+    assert all(abs(p - 1 / 6) < 1e-12 for _, p in outs)
+    chance_all(s)
+    stack, display, discard = masks(s)
+    assert bin(display).count("1") == 4 and display & (0b11 << 10) == 0b11 << 10
+    assert discard == 0 and bin(stack).count("1") == 4 and stack | display == 0b11 << 10 | 0b111111
+
+
+def test_R111_R73_issue8_refresh_after_a_take_emptied_the_stack_cannot_bring_back_its_discards():
+    """The case of issue #8. A Take's refill (R73) reveals the last face-down tile while 4 tiles of an earlier
+    refresh lie discarded: at that point they become the new stack. The Cerdà Scoring at the end of the same
+    turn discards the display and reveals 4 from that stack, so none of the 4 tiles it has just discarded can
+    come back. (Reshuffling only at the next reveal, as the engine used to, put the stack empty at the
+    refresh and the 4 discarded tiles back among its outcomes.)"""
+    display, last, earlier = 0b1111, 1 << 12, 0b1111 << 4
+
+    def f(raw):
+        raw["mod_stack"] = last
+        raw["mod_display"] = display
+        raw["mod_discard"] = earlier
+        raw["track"] = [bits(0, W_MARKS[0]), 0, 0]           # NE(0) below puts Working on section 1's mark
+        raw["scored"] = 0
+        raw["scorings"] = 0
+        raw["bonus_rows"] = ALL_ROWS
+        raw["cerda_tile"] = [cond("SC15"), cond("SC14"), cond("SC13")]
+        raw["cross_lo"][cross(0, 0)] = W
+    s = at_actions(game(4), 1, 0, fn=f)                       # horizontal 0 = Take a Modernisme Project
+    s.apply(C["A_MOD_TAKE"] + 0 * 5 + 0)                      # take tile 0 onto space 0
+    assert s.legal_actions() == [A_REVEAL + 12]
+    s.apply(A_REVEAL + 12)                                    # the last face-down tile
+    assert masks(s) == (earlier, 0b1110 | last, 0)            # the discards are the stack at once (R73)
+    s.apply(C["A_END_ACTIONS"])
+    s.apply(build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]))   # section 1 scores, the display is refreshed
+    assert s.raw()["scorings"] == 1
+    discarded = 0b1110 | last
+    assert masks(s) == (earlier, 0, discarded)
+    outs = s.chance_outcomes()
+    assert {x - A_REVEAL for x, _ in outs} == {4, 5, 6, 7}   # only the stack, never the 4 just discarded
+    assert all(abs(p - 1 / 4) < 1e-12 for _, p in outs)
+    assert chance_all(s) == 4
+    stack, shown, discard = masks(s)
+    assert shown == earlier and shown & discarded == 0
+    assert (stack, discard) == (discarded, 0)                # the 4th reveal emptied the stack: reshuffled
+
+
+def test_R111_R73_refresh_with_no_other_tile_left_brings_its_own_four_back():
+    """Nothing face down and nothing discarded (every other tile is on a project space or in the box): the 4
+    tiles the refresh discards are then the only discards while the stack is empty, so they form the new stack
+    at once (R73 'at any point') and the 4 reveals show them again, in an order drawn at the chance nodes."""
+    def f(raw):
+        raw["mod_display"] = 0b1111 << 3
+        raw["mod_stack"] = 0
         raw["mod_discard"] = 0
     s, a = scoring_turn(0, fn=f, tiles=["SC15", "SC15", "SC15"])
     s.apply(a)
-    assert {x - A_REVEAL for x in s.legal_actions()} == {10, 11}
-    s.apply(A_REVEAL + 10)
-    s.apply(A_REVEAL + 11)
-    assert {x - A_REVEAL for x in s.legal_actions()} == {0, 1, 2, 3}   # the discards, reshuffled
-    chance_all(s)
-    raw = s.raw()
-    assert bin(raw["mod_display"]).count("1") == 4 and raw["mod_display"] & (0b11 << 10) == 0b11 << 10
-    assert raw["mod_discard"] == 0 and bin(raw["mod_stack"]).count("1") == 2
+    assert masks(s) == (0b1111 << 3, 0, 0)
+    assert {x - A_REVEAL for x in s.legal_actions()} == {3, 4, 5, 6}
+    assert chance_all(s) == 4
+    assert masks(s) == (0, 0b1111 << 3, 0)
+
+
+def test_R111_R73_A6_modernisme_piles_in_random_games():
+    """Random games, 2-4 players: after every action an empty stack has no discards beside it (R73, R111 'at
+    any point'); every seat observes the same stack, display and discard (A6: the stack's order is hidden, its
+    content public by deduction, the discards face up). Every refresh (R111) reveals first the tiles that were
+    face down when it discarded the display; a tile it discarded comes back only from the reshuffle after those
+    ran out, so never when 4 or more were face down."""
+    refreshes = {"4+ face down": 0, "1-3 face down": 0, "none left": 0}
+    for players in (2, 3, 4):
+        for seed in range(10):
+            rng = random.Random(3000 + seed)
+            s = new_game(players, seed=seed)
+            cur = None                                        # the refresh under way: (discarded, face down, reveals)
+            while not s.is_terminal():
+                b = s.raw()
+                a = rng.choice(s.legal_actions())
+                s.apply(a)
+                r = s.raw()
+                assert r["mod_stack"] or not r["mod_discard"], (players, seed)
+                if (b["mod_stack"], b["mod_display"], b["mod_discard"]) != masks(s):
+                    for p in range(players):
+                        o = s.observation(p)
+                        assert (o["mod_stack"], o["mod_display"], o["mod_discard"]) == masks(s)
+                if cur is not None and a >= A_REVEAL:
+                    cur[2].append(a - A_REVEAL)
+                    if len(cur[2]) == T["display_size"]:
+                        discarded, down, shown = cur
+                        k = bin(down).count("1")
+                        if down & discarded:                  # nothing else was left: they are the stack
+                            assert down == discarded
+                            refreshes["none left"] += 1
+                        else:
+                            assert all(down >> x & 1 for x in shown[:k]), (players, seed, cur)
+                            assert sum(discarded >> x & 1 for x in shown) <= max(0, len(shown) - k)
+                            refreshes["4+ face down" if k >= 4 else "1-3 face down"] += 1
+                        cur = None
+                if r["reveal_pending"] == T["display_size"] and r["mod_display"] == 0:   # a refresh began
+                    boards = sum(1 << t for p in r["pl"][:players] for t in p["mod_tile"] if t >= 0)
+                    discarded = (b["mod_display"] | (1 << (a - A_REVEAL) if a >= A_REVEAL else 0)) & ~boards
+                    cur = (discarded, r["mod_stack"], [])
+    assert refreshes["4+ face down"] > 0 and refreshes["1-3 face down"] > 0, refreshes
 
 
 def test_R73_take_refills_at_once_A32_short_display_when_nothing_left():
@@ -929,32 +1040,47 @@ def test_SC01_SC19_condition_counts_in_random_games(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_R107_R108_R110_cerda_scorings_in_random_games(players):
-    """Every Cerdà Scoring of a random game: each player who is not the active one (whose Cerdà index cannot
-    change during the scoring turn's last step) gains tile VP x count x multiplier; the reset follows R110."""
+    """Every Cerdà Scoring of a random game, for every player, the active one included: each gains tile VP x
+    count x the multiplier of their Cerdà space when the section scores (R107, R108), the reset follows R110,
+    two sections in one turn score in order with the reset between (A9). The count is the independent oracle
+    above, on the board after the turn (the scoring changes only VP and Cerdà markers). The Cerdà spaces at
+    scoring time come from replaying the same action on a copy where no section can score: the active player
+    may move on the Cerdà track during that very action (streets, markers, benefits), before the scoring."""
     geo = _geometry()
-    checked = 0
+    resets = T["cerda_reset_mask"]
+    checked = active = 0
     for seed in range(10):
         rng = random.Random(2000 + seed)
         s = new_game(players, seed=seed)
         while not s.is_terminal():
             before = s.raw()
-            s.apply(rng.choice(s.legal_actions()))
+            a = rng.choice(s.legal_actions())
+            twin = edit(s.clone(), lambda r: r.update(scored=0b111), settle=False)
+            s.apply(a)
             after = s.raw()
             if after["scorings"] == before["scorings"]:
                 continue
-            assert after["scorings"] == before["scorings"] + 1
-            sec = (after["scored"] ^ before["scored"]).bit_length() - 1
-            cname = NAMES[after["cerda_tile"][sec]]
-            vp = T["cond_vp"][after["cerda_tile"][sec]]
-            for p in range(players):
-                if p == before["cur"]:
+            twin.apply(a)                                    # the same turn, without the scoring
+            cerda = [twin.raw()["pl"][p]["cerda"] for p in range(players)]
+            gained = [0] * players
+            n_done = before["scorings"]
+            for sec in range(3):
+                if not (after["scored"] ^ before["scored"]) >> sec & 1:
                     continue
-                c0 = before["pl"][p]["cerda"]
-                m = MULT[c0]
-                n = m if cname == "SC06" else oracle(after, p, cname, geo)
-                gained = after["pl"][p]["vp_src"][7] - before["pl"][p]["vp_src"][7]
-                assert gained == vp * n * m, (seed, sec, cname, p)
-                reset = after["scorings"] <= 2 and c0 > START
-                assert after["pl"][p]["cerda"] == (START if reset else c0)
+                cname = NAMES[after["cerda_tile"][sec]]
+                vp = T["cond_vp"][after["cerda_tile"][sec]]
+                n_done += 1
+                for p in range(players):
+                    m = MULT[cerda[p]]
+                    n = m if cname == "SC06" else oracle(after, p, cname, geo)
+                    gained[p] += vp * n * m
+                    if resets >> (n_done - 1) & 1 and cerda[p] > START:
+                        cerda[p] = START
+            assert n_done == after["scorings"]
+            for p in range(players):
+                got = after["pl"][p]["vp_src"][7] - before["pl"][p]["vp_src"][7]
+                assert got == gained[p], (seed, p, before["cur"], got, gained[p])
+                assert after["pl"][p]["cerda"] == cerda[p], (seed, p)
                 checked += 1
-    assert checked > 0
+                active += p == before["cur"]
+    assert checked > 0 and active > 0

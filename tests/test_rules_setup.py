@@ -9,7 +9,7 @@ import pytest
 from barcelona_ai import IllegalActionError, PlayerCountError, new_game
 from barcelona_ai.tables import ACTION_KINDS
 
-from helpers import C, T, W, M, U, build_id, cross, edit, game, place_id
+from helpers import C, T, W, M, U, at_build, build_id, cross, edit, game, place_id
 
 SEEDS = range(40)
 CLASSES = (W, M, U)
@@ -31,11 +31,30 @@ def prefill_mask(k: int, players: int) -> int:
 
 # ---- R10, R19, R20, R21 -------------------------------------------------------------------------------
 
-def test_R10_building_bonus_tiles_all_in_place_at_start():
-    """R10: a Building Bonus tile on each of the 4 block rows: none has been taken yet."""
-    for n in (2, 3, 4):
-        s = game(n, seed=3)
-        assert s.raw()["bonus_rows"] == 0
+ROW_BUILDS = {0: ("B(1,0)", [(1, 0), (2, 0)]), 1: ("B(0,1)", [(0, 1), (1, 1)]),
+              2: ("B(0,2)", [(0, 2), (1, 2)]), 3: ("B(0,3)", [(0, 3), (1, 3)])}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R10_a_building_bonus_tile_on_each_of_the_4_block_rows(players):
+    """R10: "a Building Bonus tile on each of its 4 bonus spaces (one per row of blocks)", 5 VP each (§2.14),
+    taken by the first building of its row (R93 step 2). For several seeds and both setups, in each row: a
+    Level-1 building earns exactly 5 VP more from the setup as dealt than from the same setup with that row's
+    tile gone, and the building takes that row's tile and no other."""
+    assert T["bonus_vp"] == 5 and sorted(set(T["bs_row"])) == [0, 1, 2, 3]
+    for seed in (0, 1, 2):
+        for setup in ("printed", "random"):
+            for row, (name, crossings) in ROW_BUILDS.items():
+                gained = []
+                for gone in (0, 1 << row):
+                    def f(r):
+                        r["bonus_rows"] |= gone
+                    s = at_build(game(players, seed, setup), {c: W for c in crossings}, fn=f)
+                    before = s.score_breakdown()[0]["buildings"]
+                    s.apply(build_id(name, "L1", crossings))
+                    gained.append(s.score_breakdown()[0]["buildings"] - before)
+                    assert s.raw()["bonus_rows"] == 1 << row, (seed, setup, row)
+                assert gained[0] - gained[1] == T["bonus_vp"], (seed, setup, row, gained)
 
 
 def test_R10_first_building_in_a_block_row_flips_its_bonus_tile():
@@ -252,7 +271,7 @@ def test_R17_R18_stack_order_3_2_1_and_2p_without_cheapest(players, costs):
         s = _ps_player(players, t, 4)
         r = s.raw()
         r["ps_left"][t] = (T["ps_tiles_2p"] if players == 2 else 3) - i
-        s.set_raw(r)
+        s._set_raw(r)
         s.settle()
         s.apply(place_id(2, 1, W))
         legal = s.legal_actions()

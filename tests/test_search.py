@@ -45,7 +45,7 @@ def test_hidden_information_is_not_read():
     raw["bag"][k_from] += 1
     raw["bag"][k_to] -= 1
     t = s.clone()
-    t.set_raw(raw)
+    t._set_raw(raw)
     assert t.hash() != s.hash() and t.observation_hash(me) == s.observation_hash(me)
     for fn in ("analyse", "hints"):
         a = getattr(Engine(seed=2), fn)(s, Limit(iterations=1200))

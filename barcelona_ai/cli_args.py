@@ -1,0 +1,87 @@
+"""Argument types of the command line: every number is parsed, finite and inside a stated range before a
+command runs, so that no argument can hang a command, overflow a C integer or divide by zero.
+
+A bad value is an argparse error, printed by :class:`Parser` as every other input error is: one line
+``error: argument --time: ...`` on stderr and exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+
+# Upper bounds. Each is far beyond any useful value; the point is that every count is finite and checked.
+MAX_SEED = 2 ** 64 - 1          # the core uses 64 bits of a seed: larger ones would alias smaller ones
+MAX_ITERATIONS = 10 ** 9        # ISMCTS iterations for one search: hours on one core
+MAX_SECONDS = 86_400.0          # one day for one search
+MAX_THREADS = 64                # engine.Engine's own bound
+MAX_TOP = 100                   # turn plans or moves listed
+MAX_GAMES = 100_000             # games of arena, selfplay, bench
+MAX_WORKERS = 64                # processes of arena and selfplay
+MAX_PERFT_DEPTH = 10            # perft 6 from a 4-player setup counts 3.4e7 sequences (2.5 s); 10 takes a day
+MAX_WALK = 100_000              # random plies before perft (a game ends after a few hundred)
+
+
+def _text(s: str) -> str:
+    s = str(s)
+    return repr(s if len(s) <= 40 else s[:37] + "...")
+
+
+def int_range(lo: int, hi: int, what: str = "an integer"):
+    """An argparse type: an integer in lo..hi."""
+    def parse(s: str) -> int:
+        try:
+            v = int(s)
+        except (ValueError, TypeError):
+            raise argparse.ArgumentTypeError(f"expected {what} from {lo} to {hi}, not {_text(s)}") from None
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"expected {what} from {lo} to {hi}, not {_text(s)}")
+        return v
+    parse.__name__ = "integer"
+    return parse
+
+
+def seconds(hi: float = MAX_SECONDS):
+    """An argparse type: a finite number of seconds in (0, hi]."""
+    def parse(s: str) -> float:
+        try:
+            v = float(s)
+        except (ValueError, TypeError):
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, more than 0 and at most {hi:g}, "
+                                             f"not {_text(s)}") from None
+        if not math.isfinite(v) or not 0 < v <= hi:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, more than 0 and at most {hi:g}, "
+                                             f"not {_text(s)}")
+        return v
+    parse.__name__ = "seconds"
+    return parse
+
+
+seed = int_range(0, MAX_SEED, "a seed")
+iterations = int_range(1, MAX_ITERATIONS, "a number of iterations")
+players = int_range(2, 4, "a player count")
+seat = int_range(0, 3, "a seat")
+threads = int_range(1, MAX_THREADS, "a thread count")
+top = int_range(1, MAX_TOP, "a count")
+games = int_range(1, MAX_GAMES, "a number of games")
+workers = int_range(1, MAX_WORKERS, "a number of processes")
+perft_depth = int_range(0, MAX_PERFT_DEPTH, "a depth")
+walk = int_range(0, MAX_WALK, "a number of plies")
+search_seconds = seconds()
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the command line's error format: one line ``error: ...`` on stderr, exit code 2 (the
+    subcommand parsers are of this class too: add_subparsers uses the parent's class)."""
+
+    def error(self, message: str):
+        self.exit(2, printable(f"error: {message} (see: {self.prog} --help)\n"))
+
+
+def printable(text: str) -> str:
+    """`text` with what no stream can encode (lone surrogates: undecodable bytes of a file name in argv)
+    written as backslash escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+__all__ = ["Parser", "printable", "int_range", "seconds", "seed", "iterations", "players", "seat", "threads", "top",
+           "games", "workers", "perft_depth", "walk", "search_seconds"]

@@ -1,0 +1,140 @@
+"""Bounded, interruptible work: every budget is finite, Ctrl-C and Engine.stop() end a search cleanly with the
+answer so far, and the streaming analysis gives interim reports that can be stopped at any moment."""
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from barcelona_ai import BarcelonaError, new_game
+from barcelona_ai.engine import Analysis, Engine, Limit, SearchSettings
+from barcelona_ai.errors import SearchInterrupted
+
+LONG = Limit(time=60.0)            # never reached: every test below ends the search long before
+
+
+def a_decision(players=3, seed=2):
+    s = new_game(players, seed=seed)
+    while s.is_chance_node():
+        s.apply(s.legal_actions()[0])
+    return s
+
+
+def after(seconds, fn):
+    t = threading.Timer(seconds, fn)
+    t.daemon = True
+    t.start()
+    return t
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), -1.0, 0, True, "1", 1e9])
+def test_limit_time_must_be_finite_and_positive(bad):
+    with pytest.raises(BarcelonaError, match="Limit.time"):
+        Limit(time=bad)
+
+
+@pytest.mark.parametrize("bad", [0, -5, 10**13, 2.5, True, float("inf")])
+def test_limit_iterations_must_be_a_bounded_count(bad):
+    with pytest.raises(BarcelonaError, match="Limit.iterations"):
+        Limit(iterations=bad)
+
+
+@pytest.mark.parametrize("field,bad", [("c_uct", float("nan")), ("margin_scale", float("nan")),
+                                       ("margin_scale", 0.0), ("bias_weight", float("inf")),
+                                       ("widen_c", -1.0), ("mix_weight", 2.0), ("max_nodes", 10**12),
+                                       ("expand_threshold", -1), ("reward", None), ("threads", 0),
+                                       ("root_halving", "yes"), ("turn_horizon", "no")])
+def test_search_settings_are_checked(field, bad):
+    with pytest.raises(BarcelonaError, match=field):
+        Engine(**{field: bad})
+
+
+def test_unknown_setting_is_named():
+    with pytest.raises(BarcelonaError, match="colour"):
+        Engine(colour="red")
+
+
+def test_stop_from_another_thread_returns_the_answer_so_far():
+    s = a_decision()
+    e = Engine(seed=1)
+    after(0.3, e.stop)
+    t0 = time.monotonic()
+    a = e.analyse(s, LONG)
+    assert time.monotonic() - t0 < 30            # not the 60 s budget
+    assert isinstance(a, Analysis) and a.iterations > 0
+    assert 0.99 < sum(p.win_prob for p in a.players) < 1.01
+
+
+@pytest.mark.parametrize("call", ["best_move", "hints", "analyse"])
+def test_ctrl_c_raises_search_interrupted_with_the_answer_so_far(call):
+    s = a_decision(4)
+    e = Engine(seed=1, threads=2)
+    after(0.4, lambda: os.kill(os.getpid(), signal.SIGINT))
+    with pytest.raises(SearchInterrupted) as info:
+        getattr(e, call)(s, LONG)
+    assert isinstance(info.value, KeyboardInterrupt)
+    result = info.value.result
+    if call == "best_move":
+        assert result in s.legal_actions()
+    elif call == "hints":
+        assert result and result[0].actions[0] in s.legal_actions()
+    else:
+        assert result.iterations > 0
+    # the engine is usable afterwards, and an iteration budget still gives the same answer as a fresh engine
+    again = Engine(seed=1, threads=2).best_move(s, Limit(iterations=300))
+    assert e.best_move(s, Limit(iterations=300)) == again
+
+
+def test_stream_reports_grow_and_end_with_analyse_answer():
+    s = a_decision(2)
+    limit = Limit(iterations=2000)
+    reports = list(Engine(seed=3).analysis(s, limit, interval=0.02))
+    its = [r.iterations for r in reports]
+    assert its == sorted(its) and its[-1] == 2000
+    final = Engine(seed=3).analyse(s, limit)
+    assert json.dumps(reports[-1].to_dict()) == json.dumps(final.to_dict())
+
+
+def test_stream_can_be_left_or_stopped_at_any_moment():
+    s = a_decision(3)
+    e = Engine(seed=4)
+    with e.analysis(s, LONG, interval=0.05) as stream:
+        first = next(stream)
+        second = next(stream)
+    assert second.iterations > first.iterations > 0
+    stream = e.analysis(s, LONG, interval=0.05)
+    after(0.3, stream.stop)
+    t0 = time.monotonic()
+    reports = list(stream)
+    assert time.monotonic() - t0 < 30 and reports and stream.latest is reports[-1]
+
+
+def test_stream_interval_is_checked():
+    s = a_decision(2)
+    for bad in (0, -1, float("nan"), math.inf, "1"):
+        with pytest.raises(BarcelonaError, match="interval"):
+            Engine().analysis(s, LONG, interval=bad)
+
+
+def test_sigint_ends_a_cli_analysis_within_a_second():
+    """A 60 s analysis from the command line: Ctrl-C ends the process within 1 s, exit 130, no traceback."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "barcelona_ai", "analyse", "midgame-3p", "--time", "60"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(3.0)                                # imports, loading, and the search under way
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    elapsed = time.monotonic() - t0
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err and "Traceback" not in out
+    assert elapsed < 1.0, f"took {elapsed:.2f} s to stop"
