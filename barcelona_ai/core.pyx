@@ -1581,6 +1581,20 @@ cdef object raw_bounds_problem(const DataC* d, const StateC* s):
     return None
 
 
+cdef int raw_to_state(const DataC* d, dict raw, StateC* out, str what) except -1:
+    """`raw` (a dict as from State.raw()) into `out`, then the memory-safety guard (raw_bounds_problem); any
+    failure is a BarcelonaError starting with `what`."""
+    memset(out, 0, sizeof(StateC))
+    try:
+        out[0] = raw
+    except (TypeError, ValueError, KeyError, OverflowError) as exc:
+        raise BarcelonaError(f"{what}: {type(exc).__name__}: {exc}") from None
+    problem = raw_bounds_problem(d, out)
+    if problem is not None:
+        raise BarcelonaError(f"{what}: {problem}")
+    return 0
+
+
 cdef class State:
     """A game of Barcelona: the C state plus an undo history (OpenSpiel's State contract; see DESIGN.md)."""
 
@@ -1851,14 +1865,7 @@ cdef class State:
         guard runs (raw_bounds_problem: every index in range, BarcelonaError otherwise); the rules are not
         checked, so the result may be unreachable. Position documents are the validated way in (position.py)."""
         cdef StateC tmp
-        memset(&tmp, 0, sizeof(StateC))
-        try:
-            tmp = raw
-        except (TypeError, ValueError, KeyError, OverflowError) as exc:
-            raise BarcelonaError(f"raw state: {type(exc).__name__}: {exc}") from None
-        problem = raw_bounds_problem(&self.data.c, &tmp)
-        if problem is not None:
-            raise BarcelonaError(f"raw state: {problem}")
+        raw_to_state(&self.data.c, raw, &tmp, "raw state")
         memcpy(&self.c, &tmp, sizeof(StateC))
         self.nhistory = 0
 
@@ -1931,14 +1938,7 @@ def _state_from_pickle(source, raw, snaps, actions):
             raise BarcelonaError(f"pickled state: history action {a!r} is not an action id")
         if not isinstance(snap, dict):
             raise BarcelonaError("pickled state: an undo snapshot is not a raw state")
-        memset(&tmp, 0, sizeof(StateC))
-        try:
-            tmp = snap
-        except (TypeError, ValueError, KeyError, OverflowError) as exc:
-            raise BarcelonaError(f"pickled state: {type(exc).__name__}: {exc}") from None
-        problem = raw_bounds_problem(&st.data.c, &tmp)
-        if problem is not None:
-            raise BarcelonaError(f"pickled state: undo snapshot: {problem}")
+        raw_to_state(&st.data.c, snap, &tmp, "pickled state: undo snapshot")
         st._push_history(a)
         memcpy(&st.hist[st.nhistory - 1], &tmp, sizeof(StateC))
     return st

@@ -163,7 +163,7 @@ class _Merged:
 
 
 class _Search:
-    """One call's search: the trees (root-parallel), the budget left, and the view its answers are written on.
+    """One call's search: the trees (root-parallel), whose player and seed, and the budget left.
 
     The trees run in worker threads while the calling thread waits in short joins, so that Ctrl-C reaches it at
     once: it then asks every tree to stop (they return within one iteration) and raises SearchInterrupted.
@@ -205,8 +205,8 @@ class _Search:
             secs = max(self.deadline - time.monotonic(), 1e-6)
         if slice_seconds is not None:
             secs = min(secs, slice_seconds) if secs else slice_seconds
-        jobs = [(t, self.left[i] if self.left is not None else 0) for i, t in enumerate(self.trees)]
-        jobs = [(i, t, k) for i, (t, k) in enumerate(jobs) if k or self.left is None]
+        budgets = self.left if self.left is not None else [0] * len(self.trees)     # 0: until the time is up
+        jobs = [(i, t, k) for i, (t, k) in enumerate(zip(self.trees, budgets)) if k or self.left is None]
         done = [0] * len(self.trees)
         errors: list[BaseException] = []
 
@@ -312,6 +312,8 @@ class Engine:
                      for i in range(self.settings.threads)]
         if self.settings.reuse_tree:
             self._last = (player, tuple(state.history()), state.clone(), trees)
+        for t in trees:
+            t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         return _Search(state, player, call_seed, trees, limit, halving)
 
     def _finish(self, search: _Search, answer):

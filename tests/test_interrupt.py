@@ -138,3 +138,14 @@ def test_sigint_ends_a_cli_analysis_within_a_second():
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "Traceback" not in out
     assert elapsed < 1.0, f"took {elapsed:.2f} s to stop"
+
+
+def test_a_reused_tree_searches_again_after_an_interrupted_call():
+    s = a_decision(2)
+    e = Engine(seed=5, reuse_tree=True)
+    after(0.3, e.stop)
+    first = e.analyse(s, LONG)
+    s.apply(first.best.action)                     # the same player decides again: the tree is reused
+    assert s.current_player() == first.player
+    again = e.analyse(s, Limit(iterations=500))
+    assert again.iterations == 500                 # the stop of the last call does not end this one
