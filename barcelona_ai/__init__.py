@@ -1,19 +1,45 @@
-"""barcelona_ai: rules engine and ISMCTS player for the board game Barcelona (Dani Garcia, Board&Dice)."""
-from .core import CONSTANTS, SOURCES, State, game_data
-from .errors import (AmbiguousMoveError, BarcelonaError, DataFileError, IllegalActionError, InvalidMoveError,
-                     InvalidPositionError, PlayerCountError)
+"""barcelona_ai: rules engine and ISMCTS player for the board game Barcelona (Dani Garcia, Board&Dice).
 
-__version__ = "0.1.0"
+The public API is the names in ``__all__``: ``new_game``/``State`` (the rules, core.pyx), ``Engine``/``Limit``/
+``SearchSettings`` and the analysis records (engine.py), the exceptions (errors.py) and a few constants.
+
+Layers, lowest first; a module imports only modules of its own layer or below, without cycles
+(tests/test_layers.py checks every import of every module, and gives each module its layer):
+
+    errors, _version < jsonio                the exceptions, the version; safe reading of JSON files
+    tables                                   the board data (editions)
+    core                                     the compiled rules: State, new_game, game_data
+    notation, position, render, invariants,  the Python layer on the state: text, documents, records
+    record
+    search                                   the compiled ISMCTS
+    engine                                   the engine players use
+    bots, playout, arena, bench, perft,      players, matches, tools
+    examples
+    selfplay, review, session                the workflows the command line drives
+    cli_args < cli_analysis, play < cli      the command line
+
+No module imports from this package ``__init__``; it only gathers the public names. It also imports notation,
+position and render, which register the text services that ``State.action_to_string``, ``to_json``, ``render``
+... delegate to (see the core's module docstring), so those methods work whatever a program imports.
+"""
+from ._version import __version__
+from .core import CONSTANTS, SOURCES, State, game_data, new_game
+from .errors import (AmbiguousMoveError, BarcelonaError, DataFileError, IllegalActionError, InvalidMoveError,
+                     InvalidPositionError, InvalidRecordError, PlayerCountError, SearchError, SearchInterrupted)
+from . import notation, position, render  # noqa: F401  (they register the State's text services)
+from .engine import Analysis, AnalysisStream, Engine, Limit, MoveInfo, PlayerAnalysis, SearchSettings
+
 CHANCE = CONSTANTS["CHANCE"]
 TERMINAL = CONSTANTS["TERMINAL"]
 NUM_ACTIONS = CONSTANTS["NUM_ACTIONS"]
 
-
-def new_game(players: int = 4, seed: int = 0, edition: str = "default", setup: str = "random") -> State:
-    """A new game of Barcelona for 2-4 players; every random setup choice comes from `seed` (R10-R32)."""
-    return State.new(players, seed, edition, setup)
-
-
-__all__ = ["State", "new_game", "CHANCE", "TERMINAL", "NUM_ACTIONS", "SOURCES", "BarcelonaError",
-           "IllegalActionError", "InvalidMoveError", "AmbiguousMoveError", "InvalidPositionError",
-           "DataFileError", "PlayerCountError", "game_data", "__version__"]
+__all__ = [
+    # the rules
+    "State", "new_game", "game_data", "CONSTANTS", "CHANCE", "TERMINAL", "NUM_ACTIONS", "SOURCES",
+    # the engine
+    "Engine", "Limit", "SearchSettings", "Analysis", "MoveInfo", "PlayerAnalysis", "AnalysisStream",
+    # the exceptions
+    "BarcelonaError", "IllegalActionError", "InvalidMoveError", "AmbiguousMoveError", "InvalidPositionError",
+    "InvalidRecordError", "DataFileError", "PlayerCountError", "SearchError", "SearchInterrupted",
+    "__version__",
+]

@@ -8,6 +8,7 @@ share is 1/players.
 from __future__ import annotations
 
 import math
+import random
 import signal
 import sys
 import time
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from .bots import check_bot_spec, make_bot
 from .core import State
 from .errors import BarcelonaError, PlayerCountError
+from .playout import play_out
 
 MAX_GAMES = 100_000
 MAX_WORKERS = 64
@@ -82,22 +84,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_game(specs: list[str], setup_seed: int, bot_seed: int) -> dict:
-    """One game; specs[i] plays seat i. Returns scores, returns and the number of decisions."""
+    """One game; specs[i] plays seat i. Returns scores, returns, places (1 = first, after the tie-breakers of
+    R127) and the number of decisions."""
     s = State.new(len(specs), setup_seed)
     bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
-    import random
-    chance = random.Random(setup_seed * 1_000_003 + bot_seed)
-    decisions = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            acts, probs = zip(*s.chance_outcomes())
-            s.apply(chance.choices(acts, probs)[0])
-        else:
-            s.apply(bots[s.current_player()].choose(s))
-            decisions += 1
-    raw = s.raw()
-    ranks = [(p["score"], p["cerda"], p["sagrada"], p["markers"]) for p in raw["pl"][:len(specs)]]   # R127
-    return {"scores": s.scores(), "returns": s.returns(), "ranks": ranks, "decisions": decisions}
+    decisions = play_out(s, bots, random.Random(setup_seed * 1_000_003 + bot_seed))
+    return {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "decisions": decisions}
 
 
 def _job(args):
@@ -137,9 +129,9 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
     low, high = wilson(sum(shares), len(shares))
     beats = []
     for r in results:
-        me = r["ranks"][r["cand_seat"]]
-        pair = [1.0 if me > k else 0.5 if me == k else 0.0
-                for i, k in enumerate(r["ranks"]) if i != r["cand_seat"]]
+        me = r["places"][r["cand_seat"]]
+        pair = [1.0 if me < k else 0.5 if me == k else 0.0
+                for i, k in enumerate(r["places"]) if i != r["cand_seat"]]
         beats.append(sum(pair) / len(pair))
     blow, bhigh = wilson(sum(beats), len(beats))
     own = [r["scores"][r["cand_seat"]] for r in results]

@@ -6,7 +6,7 @@ import os
 import random
 import sys
 
-from . import __version__
+from ._version import __version__
 from . import cli_args as A
 from .errors import BarcelonaError
 
@@ -17,6 +17,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .bots import GreedyBot, ISMCTSBot
     from .cli_analysis import load_state
     from .engine import Engine, Limit
+    from .playout import play_out
     s, label, _ = load_state(args.position)
     me = s.current_player()
     print(f"barcelona_ai {__version__}: {label}, {s.num_players} players, player {me} to move\n")
@@ -37,13 +38,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
           "the other players are greedy bots ...")
     bots = [ISMCTSBot(iterations=args.play_iterations, seed=args.seed) if p == me else GreedyBot(args.seed + p)
             for p in range(s.num_players)]
-    rng = random.Random(args.seed)
-    while not s.is_terminal():
-        if s.is_chance_node():
-            acts, probs = zip(*s.chance_outcomes())
-            s.apply(rng.choices(acts, probs)[0])
-        else:
-            s.apply(bots[s.current_player()].choose(s))
+    play_out(s, bots, random.Random(args.seed))
     print()
     print(s.render())
     print(f"\n{len(s.history())} decisions and chance outcomes were played.")

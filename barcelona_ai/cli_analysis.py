@@ -12,43 +12,28 @@ Every user error (unreadable file, malformed JSON, impossible counts, a file tha
 record, a bad --at, a position where nobody decides) raises a BarcelonaError; ``cli.main`` prints it as one
 ``error: ...`` line on stderr and exits with code 2.
 
-How ``review`` measures a decision (also printed in its header and in docs/records.md): the engine searches the
-position before the decision (the same search as ``analyse --at INDEX``) and every root move gets its visits
-and its win probability for the deciding player. The loss of the decision is
-
-    loss = max(0, win_prob(engine's move) - win_prob(played move))
-
-where the engine's move is the most visited root move. If the played move got fewer than ``MIN_VISITS`` visits
-(a root statistic from a handful of playouts is noise), it is evaluated instead by applying it and searching
-the resulting position with the same budget: the win probability of the deciding player is read from that
-search's root statistics (whoever is to move there). When a chance outcome comes next (a draw, a reveal),
-``CHANCE_SAMPLES`` outcomes are sampled with their probabilities (seeded) and the budget is split over them;
-a game that ends scores the player's win share (R127). A played move equal to the engine's move has loss 0.
+The work is done by library modules: engine.py (hint, analyse), review.py (how a decision is measured and
+marked, the thresholds), selfplay.py (bot games written as records). This module parses the arguments, calls
+them and prints.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import random
 import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
 
-from . import __version__
+from ._version import __version__
 from . import cli_args as A
 from .core import CONSTANTS, State
 from .errors import BarcelonaError, SearchInterrupted
 from .jsonio import parse_json, read_bytes, show_path
+from .review import MARKS, MIN_VISITS, THRESHOLDS, decides as _decides, review_record, thresholds_line
 
 C = CONSTANTS
-
-# review thresholds: upper bounds on the loss of win probability (a loss above the last one is a blunder)
-THRESHOLDS = (("best", 0.02), ("good", 0.05), ("inaccuracy", 0.10), ("mistake", 0.20))
-MARKS = ("best", "good", "inaccuracy", "mistake", "blunder")
-MIN_VISITS = 10            # fewer visits than this at the root: the played move is evaluated by its own search
-CHANCE_SAMPLES = 4         # chance outcomes sampled when the played move leads to a chance node
 
 TO_COME_LABELS = {"cobblestones": "cobbles", "passengers": "passeng", "modernisme_tiles": "modern",
                   "cerda_scorings": "cerda", "other_play": "play"}
@@ -153,10 +138,6 @@ def _cut(text: str, n: int) -> str:
 def load_record(doc: dict, arg: str = "record"):
     from .record import GameRecord
     return GameRecord.from_json(doc)
-
-
-def _decides(s: State) -> bool:
-    return not s.is_terminal() and not s.is_chance_node()
 
 
 def record_state(rec, at: int | None, seed: int = 0) -> tuple[State, int]:
@@ -354,104 +335,6 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------------------------
 # review
 
-def mark_of(loss: float, engine_move: bool = False) -> str:
-    """The review category of a decision that lost `loss` win probability."""
-    if engine_move:
-        return "best"
-    for name, bound in THRESHOLDS:
-        if loss <= bound + 1e-12:
-            return name
-    return "blunder"
-
-
-def thresholds_line() -> str:
-    parts = [f"{name} <= {bound:.2f}" for name, bound in THRESHOLDS]
-    return ("Marks by win probability lost against the engine's choice: best (the engine's move, or loss <= "
-            f"{THRESHOLDS[0][1]:.2f}), " + ", ".join(parts[1:]) + f", blunder > {THRESHOLDS[-1][1]:.2f}")
-
-
-def _win_share(s: State, player: int) -> float:
-    ret = s.returns()
-    total = sum(x for x in ret if x > 0)
-    return max(ret[player], 0.0) / total if total > 0 else 0.0
-
-
-def value_after(engine, s: State, action: int, player: int, limit, seed: int) -> float:
-    """Win probability of `player` after `action` is applied in `s`, from a search of the position it leads to
-    (chance outcomes sampled with their probabilities when one comes next). See the module docstring."""
-    from .engine import Limit
-    after = s.clone()
-    after.apply(action)
-    if after.is_terminal():
-        return _win_share(after, player)
-    samples = 1 if _decides(after) else CHANCE_SAMPLES
-    if limit.iterations is not None:
-        sub = Limit(iterations=max(1, limit.iterations // samples))
-    else:
-        sub = Limit(time=limit.time / samples)
-    rng = random.Random(seed)
-    values = []
-    for _ in range(samples):
-        t = after.clone()
-        while t.is_chance_node():
-            acts, probs = zip(*t.chance_outcomes())
-            t.apply(rng.choices(acts, probs)[0])
-        if t.is_terminal():
-            values.append(_win_share(t, player))
-        else:
-            values.append(engine.analyse(t, sub, top=1).players[player].win_prob)
-    return sum(values) / len(values)
-
-
-def review_record(rec, limit, seed: int = 0, threads: int = 1, progress=None) -> dict:
-    """Review every decision of a record (see the module docstring); the viewpoint player's only for a
-    table-mode record. Returns {"decisions": [...], "summary": [...]}."""
-    from .engine import Engine
-    engine = Engine(seed=seed, threads=threads)
-    decisions = []
-    for i, s, entry in rec.steps(seed):
-        if entry is None or not _decides(s) or entry.get("id") is None:
-            continue
-        player = s.current_player()
-        if rec.viewpoint is not None and player != rec.viewpoint:
-            continue
-        legal = s.legal_actions()
-        if len(legal) < 2:
-            continue
-        played = entry["id"]
-        a = engine.analyse(s, limit, top=len(legal))
-        if not a.moves:                     # a time budget too short for a single iteration
-            continue
-        best = a.moves[0]
-        by_action = {m.action: m for m in a.moves}
-        pm = by_action.get(played)
-        if played == best.action:
-            wp_played, how = best.win_prob[player], "engine"
-        elif pm is not None and pm.visits >= MIN_VISITS:
-            wp_played, how = pm.win_prob[player], "root"
-        else:
-            wp_played = value_after(engine, s, played, player, limit, seed * 1_000_003 + i)
-            how = "search"
-        loss = 0.0 if played == best.action else max(0.0, best.win_prob[player] - wp_played)
-        decisions.append({
-            "index": i, "player": player, "played": s.action_to_string(played), "played_id": played,
-            "engine_move": best.moves[0], "engine_id": best.action,
-            "engine_win_prob": best.win_prob[player], "played_win_prob": wp_played,
-            "played_visits": pm.visits if pm is not None else 0, "evaluated_by": how,
-            "loss": loss, "mark": mark_of(loss, played == best.action)})
-        if progress:
-            progress(len(decisions), i, len(rec.actions))
-    players = range(rec.players) if rec.viewpoint is None else [rec.viewpoint]
-    summary = []
-    for p in players:
-        mine = [d for d in decisions if d["player"] == p]
-        row = {"player": p, "decisions": len(mine)}
-        row.update({m: sum(1 for d in mine if d["mark"] == m) for m in MARKS})
-        row["mean_loss"] = sum(d["loss"] for d in mine) / len(mine) if mine else 0.0
-        summary.append(row)
-    return {"decisions": decisions, "summary": summary}
-
-
 def cmd_review(args: argparse.Namespace) -> int:
     kind, doc, label = read_document(args.record)
     if kind != "record":
@@ -464,80 +347,75 @@ def cmd_review(args: argparse.Namespace) -> int:
     if not args.json and sys.stderr.isatty():
         def progress(k, i, n):
             print(f"\r  reviewing entry {i + 1}/{n} ({k} decisions) ...", end="", file=sys.stderr, flush=True)
-    t0 = time.perf_counter()
     r = review_record(rec, limit, seed=args.seed, threads=args.threads, progress=progress)
-    secs = time.perf_counter() - t0
     if progress:
         print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
-    thresholds = {name: bound for name, bound in THRESHOLDS}
     if args.json:
         out = {"engine": f"barcelona_ai {__version__}", "seed": args.seed, "budget": _budget(limit),
                "record": label, "players": rec.players, "viewpoint": rec.viewpoint, "entries": len(rec.actions),
-               "thresholds": thresholds, "min_visits": MIN_VISITS, **r}
+               "thresholds": dict(THRESHOLDS), "min_visits": MIN_VISITS, **r.to_dict()}
         print(json.dumps(out, indent=1))
         return 0
+    _print_review(rec, label, limit, args.seed, r)
+    return 0
+
+
+def _print_review(rec, label: str, limit, seed: int, r) -> None:
     who = "every player" if rec.viewpoint is None else f"player {rec.viewpoint} (table mode)"
     print(f"Review of {label}: {rec.players} players, {len(rec.actions)} entries; decisions of {who} "
-          f"with a choice: {len(r['decisions'])}")
-    print(f"Engine: barcelona_ai {__version__}, {_budget_text(limit)} a decision, seed {args.seed} "
-          f"({secs:.1f} s)")
+          f"with a choice: {len(r.decisions)}")
+    print(f"Engine: barcelona_ai {__version__}, {_budget_text(limit)} a decision, seed {seed} "
+          f"({r.seconds:.1f} s)")
     print(thresholds_line())
     print("loss = win probability of the engine's move - that of the move played (for the player deciding)")
     print()
-    w = max([len("played"), len("engine")] + [max(len(d["played"]), len(d["engine_move"]))
-                                              for d in r["decisions"]])
+    w = max([len("played"), len("engine")] + [max(len(d.played), len(d.engine_move)) for d in r.decisions])
     print(f"{'#':>5}  {'player':6}  {'played':{w}}  {'engine':{w}}  {'loss':>6}  mark")
-    for d in r["decisions"]:
-        print(f"{d['index']:5d}  P{d['player']:<5}  {d['played']:{w}}  {d['engine_move']:{w}}  "
-              f"{d['loss']:6.3f}  {d['mark']}")
+    for d in r.decisions:
+        print(f"{d.index:5d}  P{d.player:<5}  {d.played:{w}}  {d.engine_move:{w}}  {d.loss:6.3f}  {d.mark}")
     print()
     print("Summary:")
     print(f"{'player':6}  {'decisions':>9}  " + "  ".join(f"{m:>10}" for m in MARKS) + "  mean loss")
-    for row in r["summary"]:
-        print(f"P{row['player']:<5}  {row['decisions']:9d}  " + "  ".join(f"{row[m]:10d}" for m in MARKS)
-              + f"  {row['mean_loss']:9.3f}")
+    for row in r.summary:
+        print(f"P{row.player:<5}  {row.decisions:9d}  " + "  ".join(f"{row.marks[m]:10d}" for m in MARKS)
+              + f"  {row.mean_loss:9.3f}")
     if rec.result:
         print(f"Result: scores {' '.join(str(x) for x in rec.result.get('scores', []))}")
-    return 0
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # selfplay
 
-def play_recorded_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random") -> dict:
-    """One game between bots (specs[i] plays seat i) from new_game(len(specs), setup_seed); returns the
-    record's JSON and a summary."""
-    from . import new_game
-    from .bots import make_bot
-    from .record import GameRecord
-    players = len(specs)
-    s = new_game(players, seed=setup_seed, setup=setup)
-    rec = GameRecord.for_new_game(players, setup_seed, setup=setup, seats=list(specs))
-    bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
-    chance = random.Random(setup_seed * 1_000_003 + bot_seed)
-    t0 = time.perf_counter()
-    decisions = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            acts, probs = zip(*s.chance_outcomes())
-            a = chance.choices(acts, probs)[0]
-        else:
-            a = bots[s.current_player()].choose(s)
-            decisions += 1
-        rec.add(s, a)
-        s.apply(a)
-    rec.finish(s)
-    return {"record": rec.to_json(), "scores": s.scores(), "returns": s.returns(), "decisions": decisions,
-            "seconds": time.perf_counter() - t0}
-
-
-def _selfplay_job(job):
-    return play_recorded_game(*job)
-
-
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from . import new_game
+    from .selfplay import run_selfplay
+    specs = _selfplay_specs(args)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"--out {show_path(args.out)}: cannot create the folder "
+                           f"({getattr(exc, 'strerror', None) or exc})") from None
+    print(f"selfplay: {_plural(args.games, 'game')}, {args.players} players, seats {', '.join(specs)}; "
+          f"setups new_game({args.players}, seed={args.seed}..{args.seed + args.games - 1}); records in {out}")
+
+    def report(g, game, path):
+        print(f"{path.name}: seed {game.setup_seed}, scores {' '.join(str(x) for x in game.scores)}, "
+              f"winner {' and '.join(f'P{p}' for p in game.winners)}; {game.decisions} decisions, "
+              f"{game.seconds:.1f} s", flush=True)
+
+    try:
+        run = run_selfplay(specs, args.games, args.seed, out, setup=args.setup, workers=args.workers,
+                           on_game=report)
+    except OSError as exc:                              # a record that cannot be written (selfplay.write_game)
+        raise CommandError(f"--out: cannot write {show_path(exc.filename)} ({exc.strerror or exc})") from None
+    print(f"{_plural(args.games, 'record')} written to {out} in {run.seconds:.1f} s")
+    return 0
+
+
+def _selfplay_specs(args: argparse.Namespace) -> list[str]:
+    """The checked arguments of selfplay: the bot spec of every seat."""
     from .bots import make_bot
+    from .core import new_game
     if not 1 <= args.games <= A.MAX_GAMES:
         raise CommandError(f"--games must be 1..{A.MAX_GAMES}, not {args.games}")
     if not 0 <= args.seed <= A.MAX_SEED - A.MAX_GAMES:
@@ -551,50 +429,24 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     elif len(specs) != args.players:
         raise CommandError(f"give one --bot for every seat, or one for all: {len(specs)} for {args.players} "
                            "players")
-    for i, spec in enumerate(specs):
+    for spec in specs:
         try:
             make_bot(spec)                              # an unknown bot fails before any game starts
         except BarcelonaError as exc:
             raise CommandError(f"--bot: {exc}") from None
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except (OSError, ValueError) as exc:
-        raise CommandError(f"--out {show_path(args.out)}: cannot create the folder "
-                           f"({getattr(exc, 'strerror', None) or exc})") from None
-    jobs = [(specs, args.seed + g, args.seed + g, args.setup) for g in range(args.games)]
-    print(f"selfplay: {_plural(args.games, 'game')}, {args.players} players, seats {', '.join(specs)}; "
-          f"setups new_game({args.players}, seed={args.seed}..{args.seed + args.games - 1}); records in {out}")
-    t0 = time.perf_counter()
-    if args.workers > 1 and args.games > 1:
-        from .arena import worker_pool
-        with worker_pool(min(args.workers, args.games)) as pool:
-            results = pool.map(_selfplay_job, jobs)
-            _write_games(results, out, args)
-    else:
-        _write_games(map(_selfplay_job, jobs), out, args)
-    print(f"{_plural(args.games, 'record')} written to {out} in {time.perf_counter() - t0:.1f} s")
-    return 0
+    return specs
 
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _write_games(results, out: Path, args) -> None:
-    from .record import GameRecord
-    for g, r in enumerate(results, 1):
-        path = out / f"game-{g:04d}.json"
-        rec = GameRecord.from_json(r["record"])              # checks the record replays, then writes it
-        try:
-            rec.save(path)
-        except OSError as exc:
-            raise CommandError(f"--out: cannot write {show_path(path)} ({exc.strerror or exc})") from None
-        ret = r["returns"]
-        winners = [p for p in range(len(ret)) if ret[p] > 0]
-        print(f"{path.name}: seed {args.seed + g - 1}, scores {' '.join(str(x) for x in r['scores'])}, "
-              f"winner {' and '.join(f'P{p}' for p in winners)}; {r['decisions']} decisions, "
-              f"{r['seconds']:.1f} s", flush=True)
+def play_recorded_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random") -> dict:
+    """selfplay.play_game as a dict (record, scores, returns, decisions, seconds), for older callers."""
+    from .selfplay import play_game
+    game = play_game(specs, setup_seed, bot_seed, setup)
+    return {"record": game.record, "scores": game.scores, "returns": game.returns, "decisions": game.decisions,
+            "seconds": game.seconds}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -669,6 +521,6 @@ def _examples() -> list[str]:
         return []
 
 
-__all__ = ["register", "read_document", "load_state", "record_state", "review_record",
-           "value_after", "mark_of", "thresholds_line", "play_recorded_game", "THRESHOLDS", "MARKS"]
+__all__ = ["register", "read_document", "load_state", "record_state", "review_record", "thresholds_line",
+           "play_recorded_game", "THRESHOLDS", "MARKS"]
 

@@ -372,6 +372,11 @@ cdef void state_determinize(const DataC* d, StateC* s, int viewpoint, uint64_t* 
 cdef uint64_t state_hash(const StateC* s) noexcept nogil
 cdef uint64_t state_observation_hash(const StateC* s, int player) noexcept nogil
 
+cdef inline bint hidden_draw(const StateC* s, action_t a, int viewpoint) noexcept nogil:
+    """Whether chance outcome `a` is a citizen drawn into another seat's hand, which `viewpoint` does not see
+    (A6). State.is_hidden_draw is the same rule for Python callers."""
+    return A_DRAW <= a < A_REVEAL and s.cur != viewpoint
+
 cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
     x[0] += <uint64_t>0x9E3779B97F4A7C15
     cdef uint64_t z = x[0]

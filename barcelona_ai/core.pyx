@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The rules core of Barcelona: a compact C state, legal actions, apply/undo, chance, hidden information.
 
-Rules are cited by their numbers in ``rules-inventory.md`` (R1-R128) and rulings (A1-A48).
+Rules are cited by their numbers in ``docs/rules-inventory.md`` (R1-R128) and rulings (A1-A48).
 
 Model (see core.pxd for the action-id layout):
 - A turn is a sequence of small decisions. Pieces of a turn that wait for a decision (a granted action, the
@@ -14,12 +14,24 @@ Model (see core.pxd for the action-id layout):
   the Modernisme stack are unordered multisets; their "order" is drawn at the chance node, which is exactly
   equivalent to a shuffled stack and makes determinization of the stack implicit.
 - Hidden information (A6): only the citizens in other players' hands. The unseen pool is bag + those hands.
+
+Layers (tests/test_layers.py pins them): the core imports only what lies below it, ``errors`` and the data layer
+``tables``. Notation, position documents and text rendering are Python modules *above* the core (they import it),
+yet ``State`` offers them as methods (``action_to_string``, ``string_to_action``, ``to_json``, ``from_json``,
+``render``, ``str(state)``, and the action's description in the illegal-action message). The core does not import
+them for that: it keeps a small registry of *text services* (``register_text_services``), and each of those
+modules registers its functions there when it is imported; the package ``__init__`` imports all three, so they
+are registered before any State exists (every import of ``barcelona_ai.core`` runs the package ``__init__``
+first). The State methods look the function up in the registry; a missing one is a RuntimeError naming it.
+This is dependency inversion: the core names what it needs, the upper layers supply it, and no module imports a
+layer above its own, so there are no import cycles.
 """
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 
 from .errors import IllegalActionError, InvalidPositionError, PlayerCountError, BarcelonaError
+from .tables import load_edition
 
 cdef extern from *:
     int popcount32 "__builtin_popcount"(unsigned int) nogil
@@ -1419,9 +1431,40 @@ cdef class GameData:
 
 _DATA_CACHE = {}
 
+def new_game(players=4, seed=0, edition="default", setup="random"):
+    """A new game of Barcelona (a State) for 2-4 players; every random setup choice comes from `seed` (R10-R32).
+    The same as State.new: `players` 2..4, `seed` 0..2**64-1, `edition` a data-file name, `setup` "random" or
+    "printed" (R11)."""
+    return State.new(players, seed, edition, setup)
+
+
+# -- text services (see the module docstring: notation, position and render register here) -----------------
+TEXT_SERVICES = ("describe_action_id", "action_to_string", "string_to_action", "state_to_json", "state_from_json",
+                 "render_state")
+_TEXT_SERVICES = {}
+
+
+def register_text_services(**functions):
+    """Register the functions the State methods delegate to (called by notation, position and render when they
+    are imported). Each keyword is one of TEXT_SERVICES; registering again replaces the function."""
+    for name, function in functions.items():
+        if name not in TEXT_SERVICES:
+            raise ValueError(f"unknown text service {name!r}; the services are {', '.join(TEXT_SERVICES)}")
+        if not callable(function):
+            raise TypeError(f"text service {name!r} must be callable, not {function!r}")
+    _TEXT_SERVICES.update(functions)
+
+
+cdef object _text_service(str name):
+    try:
+        return _TEXT_SERVICES[name]
+    except KeyError:
+        raise RuntimeError(f"the text service {name!r} is not registered: import barcelona_ai (its __init__ "
+                           f"imports notation, position and render, which register them)") from None
+
+
 def game_data(edition="default"):
     """The C tables of an edition (built once per edition and cached)."""
-    from .tables import load_edition
     ed = load_edition(edition)
     key = id(ed)
     if key not in _DATA_CACHE:
@@ -1595,8 +1638,454 @@ cdef int raw_to_state(const DataC* d, dict raw, StateC* out, str what) except -1
     return 0
 
 
+# ---- the rules' invariants in C (the long random walk, issue #9) ------------------------------------------
+# invariants.py is the readable reference; state_invariant_problem makes the same checks in the same order,
+# and invariant_message words the first problem exactly as invariants.check_raw does (tests/test_apply_undo.py
+# compares the two on random and deliberately broken states).
+from libc.string cimport memcmp
+from cpython.exc cimport PyErr_CheckSignals
+
+cdef enum:
+    INV_NONE = 0
+    INV_PLAYERS = 1          # num_players not 2..4
+    INV_CITIZENS = 2         # 72 citizens: bag + hands + crossings + tracks + beside them, per class (R5, R12, R105)
+    INV_BAG = 3
+    INV_TRACK_BITS = 4
+    INV_CROSS_TOP = 5        # a top citizen without a bottom one
+    INV_HAND = 6             # a hand of 0..2 citizens
+    INV_NEGATIVE = 7         # arg[1]: index in INV_FIELDS
+    INV_WAREHOUSE = 8        # coins + cloth within the Warehouse unless discarding (A39)
+    INV_OVER = 9             # arg[1]: index in INV_LIMITS
+    INV_VP_NEGATIVE = 10
+    INV_VP_SUM = 11
+    INV_BOARD_INTERS = 12    # pieces on the board match the player board
+    INV_BOARD_STREETS = 13
+    INV_BOARD_PASSENGERS = 14
+    INV_BOARD_MARKERS = 15
+    INV_MOD_UP = 16
+    INV_SAG_SLOT = 17
+    INV_TRAMS = 18
+    INV_BLD_LEVEL = 19
+    INV_BLD_MARKERS = 20     # one marker per level (R102)
+    INV_CORNERS = 21
+    INV_LEVEL_TILES = 22
+    INV_SIDEWALK = 23        # R46
+    INV_MOD_TWO_PROJECTS = 24
+    INV_MOD_TWO_PLACES = 25  # each Modernisme tile in exactly one place (R15, R16, R73)
+    INV_MOD_MISSING = 26
+    INV_MOD_DISPLAY = 27
+    INV_MOD_RESHUFFLE = 28   # R73, R111
+    INV_SAG_TILES = 29       # R20, R119
+    INV_PS_OUT = 30          # Public Services (R17, R18, R76)
+    INV_PS_COUNT = 31
+    INV_PS_TYPES = 32
+    INV_CERDA_TILES = 33     # R14
+    INV_SCORED = 34          # R109
+    INV_NFRAMES = 35
+    INV_CUR = 36
+    INV_FRAMES_PHASE = 37    # what may be pending in which phase (invariants._turn_problems)
+    INV_FRAME = 38
+    INV_DISCARD = 39
+    INV_REVEALS = 40
+    INV_REFRESH = 41
+    INV_DRAWS = 42
+    INV_HELD = 43
+    INV_PENDING = 44
+
+INV_FIELDS = ("coins", "cloth", "cobbles", "inters", "narrow", "wide", "passengers", "markers", "cerda", "sagrada",
+              "turns")
+INV_LIMITS = ("cobbles", "inters", "narrow", "wide", "passengers", "markers", "cerda", "sagrada")
+
+cdef inline int player_field(const PlayerC* pl, int f) noexcept nogil:
+    """INV_FIELDS[f] of a player (the order of invariants.check_raw); INV_LIMITS are INV_FIELDS[2..9]."""
+    if f == 0:
+        return pl.coins
+    if f == 1:
+        return pl.cloth
+    if f == 2:
+        return pl.cobbles
+    if f == 3:
+        return pl.inters
+    if f == 4:
+        return pl.narrow
+    if f == 5:
+        return pl.wide
+    if f == 6:
+        return pl.passengers
+    if f == 7:
+        return pl.markers
+    if f == 8:
+        return pl.cerda
+    if f == 9:
+        return pl.sagrada
+    return pl.turns
+
+cdef inline int player_limit(const DataC* d, int f) noexcept nogil:
+    """The most of INV_LIMITS[f] a player can have (invariants.check_raw's `limits`)."""
+    if f == 0:
+        return NCOBBLE
+    if f == 1:
+        return NINTER
+    if f == 2:
+        return d.narrow_total
+    if f == 3:
+        return d.wide_total
+    if f == 4:
+        return NPASS
+    if f == 5:
+        return NMARKERS
+    if f == 6:
+        return d.cerda_spaces - 1
+    return d.sag_spaces - 1
+
+cdef inline int citizens_of_class(const StateC* s, int k) noexcept nogil:
+    cdef int c, p, total = s.bag[k] + popcount32(s.track[k]) + s.track_off[k]
+    for p in range(s.num_players):
+        total += s.pl[p].hand[k]
+    for c in range(NCROSS):
+        total += (s.cross_lo[c] == k) + (s.cross_hi[c] == k)
+    return total
+
+cdef inline int markers_on_buildings(const StateC* s, int p) noexcept nogil:
+    cdef int bs, k, n = 0
+    for bs in range(NBSPACE):
+        for k in range(imin(s.bld_n[bs], 3)):
+            n += s.bld_mark[bs * 3 + k] == p
+    return n
+
+cdef inline int ps_builders(const StateC* s, int ty) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(s.num_players):
+        n += (s.pl[p].ps_built >> ty) & 1
+    return n
+
+cdef inline int held_by_cur(const StateC* s) noexcept nogil:
+    return s.pl[s.cur].hand[0] + s.pl[s.cur].hand[1] + s.pl[s.cur].hand[2]
+
+cdef int state_invariant_problem(const DataC* d, const StateC* s, int* arg) noexcept nogil:
+    """The first rules invariant `s` breaks (an INV_* code, its player / index / class in arg[0], arg[1]), or 0.
+
+    invariants.check_raw in C, check for check and in its order: components conserved, nothing negative or over
+    capacity, the pieces on the board match the player boards, and what may be pending in each phase. `s` must
+    pass the memory-safety guard (raw_bounds_problem) first: every index used here is then in range."""
+    cdef int n = s.num_players, k, c, p, i, f, sp, bs, lvl, nm, cnt, ph = s.phase, held, free_, dp
+    cdef int narrow, wide, top, per, in_play, builders, q
+    cdef const PlayerC* pl
+    cdef uint32_t boards, removed, seen, taken, x
+    arg[0] = 0
+    arg[1] = 0
+    if n < 2 or n > MAX_PLAYERS:
+        return INV_PLAYERS
+    for k in range(NCLASS):
+        arg[0] = k
+        if citizens_of_class(s, k) != d.citizens[k]:
+            return INV_CITIZENS
+        if s.bag[k] < 0:
+            return INV_BAG
+        if s.track[k] >> d.track_len[k]:
+            return INV_TRACK_BITS
+    for c in range(NCROSS):
+        if s.cross_hi[c] >= 0 and s.cross_lo[c] < 0:
+            arg[0] = c
+            return INV_CROSS_TOP
+    for p in range(n):
+        pl = &s.pl[p]
+        arg[0] = p
+        if imin(imin(pl.hand[0], pl.hand[1]), pl.hand[2]) < 0 or pl.hand[0] + pl.hand[1] + pl.hand[2] > 2:
+            return INV_HAND
+        for f in range(11):
+            if player_field(pl, f) < 0:
+                arg[1] = f
+                return INV_NEGATIVE
+        if pl.coins + pl.cloth > capacity(d, pl) and s.discard_player != p:
+            return INV_WAREHOUSE
+        for f in range(8):
+            if player_field(pl, f + 2) > player_limit(d, f):
+                arg[1] = f
+                return INV_OVER
+        cnt = 0
+        for i in range(NSRC):
+            if pl.vp_src[i] < 0:
+                return INV_VP_NEGATIVE
+            cnt += pl.vp_src[i]
+        if pl.score < 0:
+            return INV_VP_NEGATIVE
+        if pl.score != cnt:
+            return INV_VP_SUM
+        cnt = 0
+        for c in range(NCROSS):
+            cnt += s.cross_int[c] == p
+        if cnt != pl.inters:
+            return INV_BOARD_INTERS
+        narrow = 0
+        wide = 0
+        for sp in range(NSPACE):
+            if s.street_owner[sp] == p:
+                if d.space_wide[sp]:
+                    wide += 1
+                else:
+                    narrow += 1
+        if wide != pl.wide or narrow != pl.narrow:
+            return INV_BOARD_STREETS
+        cnt = 0
+        for sp in range(NSPACE):
+            cnt += s.passenger[sp] == p
+        if cnt != pl.passengers:
+            return INV_BOARD_PASSENGERS
+        if markers_on_buildings(s, p) != pl.markers:
+            return INV_BOARD_MARKERS
+        for i in range(NPROJ):
+            if pl.mod_up[i] != 0 and pl.mod_up[i] != 1:
+                return INV_MOD_UP
+        for i in range(3):
+            if pl.sag_tile[i] >= 0 and pl.sagrada <= d.sag_slot_after[i]:
+                arg[1] = i
+                return INV_SAG_SLOT
+    arg[0] = 0
+    arg[1] = 0
+    for p in range(n):
+        for q in range(p):
+            if s.pl[p].tram >= 0 and s.pl[p].tram == s.pl[q].tram:
+                return INV_TRAMS
+    for bs in range(NBSPACE):
+        lvl = s.bld_level[bs]
+        nm = s.bld_n[bs]
+        arg[0] = bs
+        if (lvl != 0 and lvl != 4) if d.bs_corner[bs] else (lvl < 0 or lvl > 3):
+            return INV_BLD_LEVEL
+        if nm < 0 or nm > (1 if d.bs_corner[bs] else lvl):
+            return INV_BLD_MARKERS
+    arg[0] = 0
+    cnt = 0
+    for bs in range(NBSPACE):
+        cnt += s.bld_level[bs] == 4
+    if d.bld_count[0] - s.bld_stack[0] != cnt:
+        return INV_CORNERS
+    for k in range(1, 4):
+        top = 0
+        for bs in range(NBSPACE):
+            top += s.bld_level[bs] == k
+        if top > d.bld_count[k] - s.bld_stack[k] or s.bld_stack[k] < 0:
+            arg[0] = k
+            arg[1] = top
+            return INV_LEVEL_TILES
+    cnt = 0
+    for p in range(n):
+        cnt += s.pl[p].cobbles
+    if s.sidewalk & d.side_pre != d.side_pre or popcount32(s.sidewalk & ~d.side_pre) != cnt \
+            or s.sidewalk >> NSIDE:
+        return INV_SIDEWALK
+    boards = 0
+    for p in range(n):
+        for i in range(NPROJ):
+            k = s.pl[p].mod_tile[i]
+            if k >= 0:
+                if (boards >> k) & 1:
+                    arg[0] = k
+                    return INV_MOD_TWO_PROJECTS
+                boards |= <uint32_t>1 << k
+    removed = 0
+    for k in range(NMOD):
+        for i in range(3):
+            if d.mod_cond[k] == s.cerda_tile[i]:
+                removed |= <uint32_t>1 << k
+    seen = 0
+    for i in range(5):
+        x = s.mod_stack if i == 0 else s.mod_display if i == 1 else s.mod_discard if i == 2 else \
+            boards if i == 3 else removed
+        if seen & x:
+            return INV_MOD_TWO_PLACES
+        seen |= x
+    if seen != (<uint32_t>1 << NMOD) - 1:
+        return INV_MOD_MISSING
+    if popcount32(s.mod_display) > d.display_size:
+        return INV_MOD_DISPLAY
+    if s.mod_stack == 0 and s.mod_discard:
+        return INV_MOD_RESHUFFLE
+    taken = 0
+    for p in range(n):
+        for i in range(3):
+            if s.pl[p].sag_tile[i] >= 0:
+                taken |= <uint32_t>1 << s.pl[p].sag_tile[i]
+    if taken & s.sag_offer or (taken | s.sag_offer) != (<uint32_t>1 << NSAG) - 1:
+        return INV_SAG_TILES
+    per = d.ps_tiles_2p if n == 2 else 3
+    in_play = 0
+    for k in range(NPS):
+        builders = ps_builders(s, k)
+        arg[0] = k
+        arg[1] = builders
+        if s.ps_left[k] < 0:
+            if builders:
+                return INV_PS_OUT
+        else:
+            in_play += 1
+            if s.ps_left[k] + builders != per:
+                return INV_PS_COUNT
+    arg[0] = in_play
+    arg[1] = 0
+    if in_play != d.ps_in_play:
+        return INV_PS_TYPES
+    arg[0] = 0
+    if s.cerda_tile[0] == s.cerda_tile[1] or s.cerda_tile[0] == s.cerda_tile[2] \
+            or s.cerda_tile[1] == s.cerda_tile[2]:
+        return INV_CERDA_TILES
+    for i in range(3):
+        cnt = 0
+        for k in range(14):
+            cnt += d.cerda_cond[k] == s.cerda_tile[i]
+        if not cnt:
+            return INV_CERDA_TILES
+    if popcount32(<uint32_t>s.scored) != s.scorings:
+        return INV_SCORED
+    if s.nframes < 0 or s.nframes > MAX_FRAMES:
+        return INV_NFRAMES
+    if s.cur < 0 or s.cur >= n:
+        return INV_CUR
+    # what may be pending in which phase (R34's four steps; settle): invariants._turn_problems
+    held = held_by_cur(s)
+    if s.nframes and ph != PH_ACTIONS and ph != PH_END:
+        return INV_FRAMES_PHASE
+    for i in range(s.nframes):
+        if s.frames[i].kind < 1 or s.frames[i].kind > 8 or s.frames[i].player < 0 or s.frames[i].player >= n:
+            arg[0] = i
+            return INV_FRAME
+    dp = s.discard_player
+    if dp >= 0:
+        pl = &s.pl[dp]
+        if (ph != PH_ACTIONS and ph != PH_END) or pl.coins <= 0 or pl.cloth <= 0 \
+                or pl.coins + pl.cloth <= capacity(d, pl):
+            return INV_DISCARD
+    free_ = d.display_size - popcount32(s.mod_display)
+    if s.reveal_pending < 0 or s.reveal_pending > free_ or s.reveal_pending and (
+            dp >= 0 or (ph != PH_ACTIONS and ph != PH_END and ph != PH_REFRESH)):
+        return INV_REVEALS
+    if s.refresh_pending and (ph != PH_REFRESH or s.refresh_pending > s.scorings):
+        return INV_REFRESH
+    if (ph == PH_DRAW and (s.draws_left < 1 or s.draws_left > 2 - held)) or (ph != PH_DRAW and s.draws_left):
+        return INV_DRAWS
+    if ph == PH_ACTIONS and held:
+        return INV_HELD
+    if (ph == PH_PLACE or ph == PH_OVER) and (s.nframes or dp >= 0 or s.reveal_pending or s.refresh_pending):
+        return INV_PENDING
+    return INV_NONE
+
+cdef object invariant_message(const DataC* d, const StateC* s, int code, const int* arg):
+    """The problem `code` of state_invariant_problem in invariants.check_raw's words (the same text)."""
+    cdef int a = arg[0], b = arg[1], ph = s.phase, held, i
+    cdef const PlayerC* pl = &s.pl[imin(imax(a, 0), MAX_PLAYERS - 1)]         # (used where `a` is a seat)
+    if code == INV_NONE:
+        return None
+    if code == INV_PLAYERS:
+        return f"num_players {s.num_players} is not 2..4"
+    if code == INV_CITIZENS:
+        return f"class {a}: {citizens_of_class(s, a)} citizens accounted for, the game has {d.citizens[a]}"
+    if code == INV_BAG:
+        return f"bag[{a}] is negative"
+    if code == INV_TRACK_BITS:
+        return f"track {a} has bits beyond its {d.track_len[a]} spaces"
+    if code == INV_CROSS_TOP:
+        return f"crossing {a} has a top citizen but no bottom one"
+    if code == INV_HAND:
+        return f"player {a} hand {[pl.hand[0], pl.hand[1], pl.hand[2]]} is not 0..2 citizens"
+    if code == INV_NEGATIVE:
+        return f"player {a} {INV_FIELDS[b]} is negative"
+    if code == INV_WAREHOUSE:
+        return f"player {a} holds {pl.coins + pl.cloth} tokens in a Warehouse of {capacity(d, pl)}"
+    if code == INV_OVER:
+        return f"player {a} {INV_LIMITS[b]} {player_field(pl, b + 2)} is over {player_limit(d, b)}"
+    if code == INV_VP_NEGATIVE or code == INV_VP_SUM:
+        vp = []
+        for i in range(NSRC):
+            vp.append(pl.vp_src[i])
+        if code == INV_VP_NEGATIVE:
+            return f"player {a} has negative VP {vp}"
+        return f"player {a} score {pl.score} != sum of sources {sum(vp)}"
+    if code == INV_BOARD_INTERS:
+        return f"player {a}: Intersections on the board != {pl.inters} built"
+    if code == INV_BOARD_STREETS:
+        return f"player {a}: street tiles on the board != narrow {pl.narrow} / wide {pl.wide}"
+    if code == INV_BOARD_PASSENGERS:
+        return f"player {a}: Passengers on the board != {pl.passengers}"
+    if code == INV_BOARD_MARKERS:
+        return f"player {a}: {markers_on_buildings(s, a)} markers on buildings != {pl.markers} placed"
+    if code == INV_MOD_UP:
+        return f"player {a}: Modernisme markers must be 0 or 1"
+    if code == INV_SAG_SLOT:
+        return f"player {a}: Sagrada slot {b} filled before it was passed"
+    if code == INV_TRAMS:
+        return "two Trams on one street space"
+    if code == INV_BLD_LEVEL:
+        return f"building space {a} has level {s.bld_level[a]}"
+    if code == INV_BLD_MARKERS:
+        return f"building space {a} has {s.bld_n[a]} markers at level {s.bld_level[a]}"
+    if code == INV_CORNERS:
+        return "Corner tiles used != Corner buildings on the board"
+    if code == INV_LEVEL_TILES:
+        return f"Level-{a} tiles: {d.bld_count[a] - s.bld_stack[a]} used but {b} on top of buildings"
+    if code == INV_SIDEWALK:
+        return "Sidewalk cobblestones != cobblestones taken out of the Warehouses"
+    if code == INV_MOD_TWO_PROJECTS:
+        return f"Modernisme tile {a} on two project spaces"
+    if code == INV_MOD_TWO_PLACES:
+        return "a Modernisme tile is in two places"
+    if code == INV_MOD_MISSING:
+        return "a Modernisme tile is missing"
+    if code == INV_MOD_DISPLAY:
+        return "the Modernisme display holds too many tiles"
+    if code == INV_MOD_RESHUFFLE:
+        return "the Modernisme stack is empty but discarded tiles were not reshuffled into it (R73)"
+    if code == INV_SAG_TILES:
+        return "Sagrada tiles are not each in exactly one place"
+    if code == INV_PS_OUT:
+        return f"Public Service {a} is not in play but was built"
+    if code == INV_PS_COUNT:
+        return f"Public Service {a}: {s.ps_left[a]} left + {b} built != {d.ps_tiles_2p if s.num_players == 2 else 3}"
+    if code == INV_PS_TYPES:
+        return f"{a} Public Service types in play, the edition says {d.ps_in_play}"
+    if code == INV_CERDA_TILES:
+        return "the three Cerdà tiles must be distinct Cerdà tiles of the edition"
+    if code == INV_SCORED:
+        return "scored sections != scorings done"
+    if code == INV_NFRAMES:
+        return "frame stack out of range"
+    if code == INV_CUR:
+        return "the seat to move does not exist"
+    held = held_by_cur(s)
+    if code == INV_FRAMES_PHASE:
+        return f"frames pending in phase {ph}"
+    if code == INV_FRAME:
+        return f"frame {s.frames[a]} out of range"
+    if code == INV_DISCARD:
+        pl = &s.pl[s.discard_player]
+        return f"player {s.discard_player} discards (A39) in phase {ph} with {pl.coins} coins, {pl.cloth} cloth"
+    if code == INV_REVEALS:
+        return (f"{s.reveal_pending} reveals pending, {d.display_size - popcount32(s.mod_display)} empty display "
+                f"places, phase {ph} (R73)")
+    if code == INV_REFRESH:
+        return f"{s.refresh_pending} refreshes pending in phase {ph} (R111)"
+    if code == INV_DRAWS:
+        return f"{s.draws_left} draws left for a hand of {held} in phase {ph} (R34 step 4)"
+    if code == INV_HELD:
+        return f"player {s.cur} still holds {held} citizens in the ACTIONS phase"
+    return f"something is pending in phase {ph}"
+
+cdef object state_problem(const DataC* d, const StateC* s):
+    """invariants.check_invariants's first problem, in C: the memory-safety guard, then the rules' invariants."""
+    cdef int arg[2]
+    cdef object bounds = raw_bounds_problem(d, s)
+    if bounds is not None:
+        return f"core bounds: {bounds}"
+    return invariant_message(d, s, state_invariant_problem(d, s, arg), arg)
+
+cdef object walk_error(long long seed, int players, bint printed, int depth, long long total, what):
+    """The BarcelonaError of State._walk_with_invariants: which game, which action, what went wrong."""
+    return BarcelonaError(f"walk: game seed {seed} ({players} players, {'printed' if printed else 'random'} setup), "
+                          f"action {depth} of the game ({total} of the walk): {what}")
+
+
 cdef class State:
-    """A game of Barcelona: the C state plus an undo history (OpenSpiel's State contract; see DESIGN.md)."""
+    """A game of Barcelona: the C state plus an undo history (the State contract of OpenSpiel; README "Using it")."""
 
     def __cinit__(self):
         self.hist = NULL
@@ -1686,11 +2175,10 @@ cdef class State:
         state_apply(&self.data.c, &self.c, <action_t>action)
 
     def _illegal_message(self, action):
-        from .notation import describe_action_id
         if self.c.phase == PH_OVER:
             return f"action {action} is illegal: the game is over"
         legal = self.legal_actions()
-        what = describe_action_id(action)
+        what = _text_service("describe_action_id")(action)
         return (f"action {action} ({what}) is illegal here; {len(legal)} legal actions for "
                 f"{'chance' if self.is_chance_node() else 'player %d' % self.current_player()}")
 
@@ -1775,28 +2263,166 @@ cdef class State:
         state_determinize(&self.data.c, &st.c, viewpoint, &rng)
         return st
 
-    def _suppose_holds(self, player, cls):
-        """For writing a forecast (a main line) on a determinization: make seat `player`'s hidden hand hold a
-        citizen of class `cls` by exchanging one with the bag, which gives another sample consistent with the
-        same observation (A6). Returns whether the hand now holds one. Never for a real game's state."""
-        cdef int k
-        cdef PlayerC* pl
+    # -- the unseen citizens (A6): who draws, and resampling what a viewpoint cannot see -------------------
+    def draws_for(self):
+        """At a citizen draw (a chance node, R34 step 4): the seat whose hand receives the citizen; else None.
+        Only that seat sees what is drawn (A6)."""
+        if state_current_player(&self.data.c, &self.c) != CHANCE or self.c.reveal_pending > 0:
+            return None
+        return self.c.cur
+
+    def is_hidden_draw(self, viewpoint):
+        """Whether the chance node at hand is a citizen draw that `viewpoint` does not see (another seat's, A6).
+        The one statement of that rule for Python callers; the search uses the same test in C (hidden_draw)."""
+        who = self.draws_for()
+        return who is not None and who != viewpoint
+
+    def places(self):
+        """Each seat's place at the end, 1 = first: most VP, then the tie-breakers Cerdà, Sagrada, Building
+        markers (R127, A42); seats still tied share the place. Before the end: the same order on the VP so far."""
+        cdef int p, q, n = self.c.num_players
+        out = []
+        for p in range(n):
+            out.append(1 + sum(1 for q in range(n) if q != p and tiebreak_cmp(&self.c, q, p) > 0))
+        return out
+
+    def _check_unseen_edit(self, player, seat):
         self._check_seat(player)
-        if isinstance(cls, bool) or not isinstance(cls, int) or not 0 <= cls < NCLASS:
-            raise BarcelonaError(f"no citizen class {cls!r}")
-        pl = &self.c.pl[player]
-        if pl.hand[cls] > 0:
-            return True
-        if self.c.bag[cls] == 0:
-            return False
+        if player == seat:
+            raise BarcelonaError(f"seat {seat}'s own hand is seen by seat {seat}: it cannot be resampled")
+
+    @staticmethod
+    def _class_counts(classes):
+        """[W, M, U] counts of a list of citizen class ids (BarcelonaError for anything else)."""
+        if not isinstance(classes, (list, tuple)) or len(classes) > 3:
+            raise BarcelonaError(f"citizen classes are a list of at most 3 class ids, not {classes!r}")
+        want = [0] * NCLASS
+        for x in classes:
+            if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x < NCLASS:
+                raise BarcelonaError(f"no citizen class {x!r}")
+            want[x] += 1
+        return want
+
+    def _hold(self, player, classes):
+        """Resample the unseen citizens so that seat `player`'s hidden hand holds `classes` (class ids, with
+        repeats): citizens are swapped with the bag, keeping the ones that already match. For a state that is a
+        sample of what someone else sees (a table-mode replay, a main line): another sample consistent with the
+        same observation (A6). Raises BarcelonaError, changing nothing, if the bag cannot supply them."""
+        cdef int k, j
+        cdef int want[NCLASS]
+        cdef int hand[NCLASS]
+        cdef int bag[NCLASS]
+        self._check_seat(player)
+        counts = State._class_counts(classes)
         for k in range(NCLASS):
-            if pl.hand[k] > 0:
-                pl.hand[k] -= 1
-                self.c.bag[k] += 1
-                pl.hand[cls] += 1
-                self.c.bag[cls] -= 1
-                return True
+            want[k] = counts[k]
+            hand[k] = self.c.pl[player].hand[k]
+            bag[k] = self.c.bag[k]
+        if want[0] + want[1] + want[2] > hand[0] + hand[1] + hand[2]:
+            raise BarcelonaError(f"player {player} holds {hand[0] + hand[1] + hand[2]} citizens, cannot place "
+                                 f"{want[0] + want[1] + want[2]}")
+        for k in range(NCLASS):
+            while hand[k] < want[k]:
+                j = 0
+                while j < NCLASS and hand[j] <= want[j]:
+                    j += 1
+                if j == NCLASS or bag[k] == 0:
+                    raise BarcelonaError(f"no unseen {'WMU'[k]} citizen is left for player {player} to hold")
+                hand[j] -= 1
+                bag[j] += 1
+                hand[k] += 1
+                bag[k] -= 1
+        for k in range(NCLASS):
+            self.c.pl[player].hand[k] = hand[k]
+            self.c.bag[k] = bag[k]
+
+    def _pull_into_bag(self, int k, exclude):
+        """Move a citizen of class k from a hidden hand (of a seat not in `exclude`) into the bag, giving that hand
+        a citizen of another class from the bag: the sampled split of the unseen citizens changes, nothing seen
+        does. Returns whether one was moved."""
+        cdef int q, j
+        for q in range(self.c.num_players):
+            if q in exclude or self.c.pl[q].hand[k] <= 0:
+                continue
+            j = 0
+            while j < NCLASS and (j == k or self.c.bag[j] <= 0):
+                j += 1
+            if j == NCLASS:
+                return False
+            self.c.pl[q].hand[k] -= 1
+            self.c.pl[q].hand[j] += 1
+            self.c.bag[k] += 1
+            self.c.bag[j] -= 1
+            return True
         return False
+
+    def _make_drawable(self, k, seat):
+        """Before `seat`'s own draw of class k at a real table: if the sampled hidden hands hold every unseen
+        citizen of that class, move one back to the bag (nothing `seat` has seen changes). BarcelonaError if no
+        unseen citizen of that class is left."""
+        self._check_seat(seat)
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < NCLASS:
+            raise BarcelonaError(f"no citizen class {k!r}")
+        if self.c.bag[k] > 0 or self._pull_into_bag(k, {seat}):
+            return
+        pool = self.unseen_pool(seat)
+        raise BarcelonaError(f"no {'WMU'[k]} citizen is left unseen (unseen: "
+                             + ", ".join(f"{'WMU'[j]} {pool[j]}" for j in range(NCLASS)) + ")")
+
+    def _give_hand(self, p, classes, seat):
+        """Make another player's sampled hand hold `classes` (what they visibly placed, seen by `seat`): citizens
+        come from the bag (_hold), and first from third players' hidden hands when the bag and p's hand cannot
+        supply them; the third player gets back a citizen the bag can spare, or else one of p's that p does not
+        need. BarcelonaError (nothing changed) when the unseen citizens cannot supply them."""
+        cdef StateC saved
+        cdef int k, j, q
+        cdef int want[NCLASS]
+        self._check_unseen_edit(p, seat)
+        self._check_seat(seat)
+        counts = State._class_counts(classes)
+        memcpy(&saved, &self.c, sizeof(StateC))
+        for k in range(NCLASS):
+            want[k] = counts[k]
+        cdef int16_t* hand = self.c.pl[p].hand
+        cdef int16_t* bag = self.c.bag
+        if want[0] + want[1] + want[2] <= hand[0] + hand[1] + hand[2]:
+            for k in range(NCLASS):
+                while want[k] > hand[k] + bag[k]:
+                    q = 0
+                    while q < self.c.num_players and (q == seat or q == p or self.c.pl[q].hand[k] <= 0):
+                        q += 1
+                    if q == self.c.num_players:
+                        break
+                    j = 0
+                    while j < NCLASS and (j == k or bag[j] <= imax(0, want[j] - hand[j])):
+                        j += 1
+                    if j < NCLASS:                          # q swaps its k for a spare citizen of the bag
+                        bag[j] -= 1
+                        bag[k] += 1
+                    else:                                   # q swaps its k for one p holds and does not need
+                        j = 0
+                        while hand[j] <= want[j]:
+                            j += 1
+                        hand[j] -= 1
+                        hand[k] += 1
+                    self.c.pl[q].hand[k] -= 1
+                    self.c.pl[q].hand[j] += 1
+        try:
+            self._hold(p, list(classes))
+        except BarcelonaError:
+            memcpy(&self.c, &saved, sizeof(StateC))
+            raise
+
+    def unseen_pool(self, seat):
+        """Citizens `seat` has not seen, by class: the bag and every other player's hand (A6)."""
+        cdef int p, k
+        self._check_seat(seat)
+        pool = [self.c.bag[k] for k in range(NCLASS)]
+        for p in range(self.c.num_players):
+            if p != seat:
+                for k in range(NCLASS):
+                    pool[k] += max(self.c.pl[p].hand[k], 0)
+        return pool
 
     def playout(self, seed):
         """Uniformly random legal play from here to the end, in C, on a copy; returns the final scores."""
@@ -1892,27 +2518,22 @@ cdef class State:
         observation_state(&self.c, player, &tmp)
         return tmp
 
-    # -- notation, positions, text (implemented in Python modules) --------------------------------------
+    # -- notation, positions, text (Python modules above the core, registered as text services) ----------
     def action_to_string(self, action):
-        from .notation import action_to_string
-        return action_to_string(self, action)
+        return _text_service("action_to_string")(self, action)
 
     def string_to_action(self, text):
-        from .notation import string_to_action
-        return string_to_action(self, text)
+        return _text_service("string_to_action")(self, text)
 
     def to_json(self, viewpoint=None):
-        from .position import state_to_json
-        return state_to_json(self, viewpoint)
+        return _text_service("state_to_json")(self, viewpoint)
 
     @staticmethod
     def from_json(doc, seed=0):
-        from .position import state_from_json
-        return state_from_json(doc, seed)
+        return _text_service("state_from_json")(doc, seed)
 
     def render(self):
-        from .render import render_state
-        return render_state(self)
+        return _text_service("render_state")(self)
 
     def __str__(self):
         return self.render()
@@ -1925,6 +2546,102 @@ cdef class State:
         snaps = [self.hist[i] for i in range(self.nhistory)]
         return (_state_from_pickle, (self.data.edition.source, self.c, snaps, self.history()))
 
+    # -- the rules' invariants in C (tests, issue #9) ----------------------------------------------------------
+    def _invariant_problem(self):
+        """invariants.check_invariants(self)'s first problem, checked in C (the same words), or None."""
+        return state_problem(&self.data.c, &self.c)
+
+    @staticmethod
+    def _walk_with_invariants(actions, first_seed=0, edition="default", corrupt_at=-1):
+        """The long random walk of the tests, in C: seeded random games (seeds first_seed, first_seed + 1, ...;
+        2 + seed % 3 players; the printed setup for even seeds, a random one for odd) until `actions` actions
+        are applied. After every action the memory-safety guard and the rules' invariants run (state_problem,
+        invariants.check_invariants in C). About 3% of actions are followed by a detour of 1..3 undos; every
+        game ends by undoing back to its start. Undo is State.undo's (the history's snapshots) and every undo is
+        compared with the state recorded at that depth, hash and bytes. Returns counts (games, actions, undos,
+        longest game); the first problem raises BarcelonaError naming the game and the action. `corrupt_at`, a
+        test hook: after that action of the walk (1-based), one citizen too many goes into the bag."""
+        cdef long long n = _count_arg("actions", actions, 0, 10**10), total = 0, undos = 0, games = 0
+        cdef long long corrupt = _count_arg("corrupt_at", corrupt_at, -1, 10**10)
+        cdef long long seed = _count_arg("first_seed", first_seed, 0, 2**62)
+        cdef GameData gd = game_data(edition)
+        cdef const DataC* d = &gd.c
+        cdef State st = State.__new__(State)
+        cdef action_t buf[MAX_LEGAL]
+        cdef StateC* rec = NULL
+        cdef StateC* grown
+        cdef uint64_t* hashes = NULL
+        cdef uint64_t* hgrown
+        cdef uint64_t rng
+        cdef int players, depth, cap = 0, cnt, k, j, longest = 0, code
+        cdef int arg[2]
+        cdef bint printed
+        cdef action_t a
+        st.data = gd
+        try:
+            while total < n:
+                PyErr_CheckSignals()
+                players = 2 + <int>(seed % 3)
+                printed = seed % 2 == 0
+                rng = <uint64_t>seed * 7919 + <uint64_t>players
+                state_setup(d, &st.c, players, <uint64_t>seed, printed)
+                st.nhistory = 0
+                depth = 0
+                while True:
+                    if depth + 1 >= cap:
+                        cap = 1024 if cap == 0 else cap * 2
+                        grown = <StateC*>realloc(rec, cap * sizeof(StateC))
+                        if grown == NULL:
+                            raise MemoryError()
+                        rec = grown
+                        hgrown = <uint64_t*>realloc(hashes, cap * sizeof(uint64_t))
+                        if hgrown == NULL:
+                            raise MemoryError()
+                        hashes = hgrown
+                    memcpy(&rec[depth], &st.c, sizeof(StateC))
+                    hashes[depth] = state_hash(&st.c)
+                    if st.c.phase == PH_OVER:
+                        break
+                    cnt = state_legal_actions(d, &st.c, buf)
+                    if cnt <= 0:
+                        raise walk_error(seed, players, printed, depth, total,
+                                         "a state that is not terminal has no legal action")
+                    a = buf[rand_below(&rng, cnt)]
+                    st._push_history(a)
+                    state_apply(d, &st.c, a)
+                    depth += 1
+                    total += 1
+                    if total == corrupt:
+                        st.c.bag[0] += 1
+                    if raw_bounds_problem(d, &st.c) is not None or state_invariant_problem(d, &st.c, arg):
+                        raise walk_error(seed, players, printed, depth, total, state_problem(d, &st.c))
+                    if depth > 3 and rand_below(&rng, 100) < 3:              # a detour: undo 1..3, go on from there
+                        k = 1 + <int>rand_below(&rng, 3)
+                        for j in range(k):
+                            st.nhistory -= 1                                   # State.undo
+                            memcpy(&st.c, &st.hist[st.nhistory], sizeof(StateC))
+                            depth -= 1
+                            undos += 1
+                            if state_hash(&st.c) != hashes[depth] or memcmp(&st.c, &rec[depth], sizeof(StateC)):
+                                raise walk_error(seed, players, printed, depth, total,
+                                                 "an undo did not restore the state of that depth")
+                games += 1
+                longest = imax(longest, depth)
+                if st.nhistory != depth:
+                    raise walk_error(seed, players, printed, depth, total, f"{st.nhistory} actions in the history")
+                while depth > 0:                                               # back to the start
+                    st.nhistory -= 1
+                    memcpy(&st.c, &st.hist[st.nhistory], sizeof(StateC))
+                    depth -= 1
+                    undos += 1
+                    if state_hash(&st.c) != hashes[depth] or memcmp(&st.c, &rec[depth], sizeof(StateC)):
+                        raise walk_error(seed, players, printed, depth, total,
+                                     "undoing to the start did not restore the state of that depth")
+                seed += 1
+        finally:
+            free(rec)
+            free(hashes)
+        return {"games": games, "actions": total, "undos": undos, "longest_game": longest, "next_seed": seed}
 
 def _state_from_pickle(source, raw, snaps, actions):
     """Unpickle a State: the state and each undo snapshot pass the memory-safety guard (raw_bounds_problem), the

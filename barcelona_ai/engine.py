@@ -13,19 +13,14 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field
 
-from . import __version__
+from ._version import __version__
 from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
-from .errors import BarcelonaError, PlayerCountError, SearchInterrupted
-from .search import Tree, make_params
+from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
+from .search import HIDDEN_DRAW, Tree, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
 TERMINAL = CONSTANTS["TERMINAL"]
-HIDDEN_DRAW = 1000
-
-
-class SearchError(BarcelonaError):
-    """A search asked of a state where nobody decides (terminal, chance) or for the wrong player."""
 
 
 MAX_ITERATIONS = 10**12             # a search budget must end: about a day of search on one core at 10^7/s
@@ -340,9 +335,7 @@ class Engine:
         replay = old_state.clone()
         keys = []
         for a in hist[len(old_hist):]:
-            hidden = (replay.is_chance_node() and CONSTANTS["A_DRAW"] <= a < CONSTANTS["A_REVEAL"]
-                      and replay.raw()["cur"] != player)
-            keys.append(HIDDEN_DRAW if hidden else a)
+            keys.append(HIDDEN_DRAW if replay.is_hidden_draw(player) else a)
             replay.apply(a)
         if not all(t.reroot(state, keys) for t in trees):
             return None
@@ -575,12 +568,15 @@ def _main_line(view: State, player: int, keys: list[int], tree: Tree, node: int,
     out = []
     for i, a in enumerate(line_keys):
         if a == HIDDEN_DRAW:
-            out.append(f"P{s.raw()['cur']} draws (hidden)")
+            out.append(f"P{s.draws_for()} draws (hidden)")
             break
         mover = s.current_player()
         others_placement = mover >= 0 and mover != player and a < CONSTANTS["A_INT_PICK"]
         if others_placement:
-            s._suppose_holds(mover, a % 3)          # the view's sample may lack the class the tree chose
+            try:
+                s._hold(mover, [a % 3])             # the view's sample may lack the class the tree chose
+            except BarcelonaError:
+                break                               # no such citizen unseen: the line ends here
         if a not in s.legal_actions():
             break
         who = "chance" if mover == CHANCE else f"P{mover}"

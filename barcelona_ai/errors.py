@@ -1,4 +1,9 @@
-"""Exceptions of barcelona_ai. Every one is a ValueError subclass that says what was wrong."""
+"""Exceptions of barcelona_ai. Every error is a ValueError subclass that says what was wrong.
+
+This is the bottom layer of the package (it imports nothing of it): every library exception is defined here, and
+the modules that raise them import them from here (engine.SearchError and record.InvalidRecordError are the same
+classes, re-exported for old imports). SearchInterrupted is the one KeyboardInterrupt subclass: Ctrl-C semantics.
+"""
 
 
 class BarcelonaError(ValueError):
@@ -27,6 +32,14 @@ class DataFileError(BarcelonaError):
 
 class PlayerCountError(BarcelonaError):
     """A player count outside 2..4, or a seat that does not exist."""
+
+
+class InvalidRecordError(BarcelonaError):
+    """A malformed game record (the message names the first wrong field)."""
+
+
+class SearchError(BarcelonaError):
+    """A search asked of a state where nobody decides (terminal, chance) or for the wrong player."""
 
 
 class SearchInterrupted(KeyboardInterrupt):

@@ -20,8 +20,7 @@ import random
 from importlib import resources
 from pathlib import Path
 
-from . import new_game
-from .core import State
+from .core import State, new_game
 from .errors import BarcelonaError
 
 __all__ = ["list_examples", "example_position", "example_text", "write_examples"]
@@ -66,21 +65,24 @@ def midgame_state(players: int = MIDGAME["players"], seed: int = MIDGAME["seed"]
     """A seeded game between greedy bots, stopped at the start of a turn (a placement is the next decision)
     after `turns_played` turns."""
     from .bots import GreedyBot
+    from .playout import play_out
     s = new_game(players, seed=seed, setup="random")
     bots = [GreedyBot(bot_seed + i) for i in range(players)]
-    rng = random.Random(chance_seed)
     turns = 0
-    while not s.is_terminal():
-        if s.is_chance_node():
-            acts, probs = zip(*s.chance_outcomes())
-            s.apply(rng.choices(acts, probs)[0])
-            continue
-        if s.raw()["phase"] == PH_PLACE:
-            if turns == turns_played:
-                return s
-            turns += 1
-        s.apply(bots[s.current_player()].choose(s))
-    raise BarcelonaError(f"the game ended before turn {turns_played + 1}")
+
+    def turn_reached(state: State) -> bool:          # asked before every decision; a turn starts with PH_PLACE
+        nonlocal turns
+        if state.raw()["phase"] != PH_PLACE:
+            return False
+        if turns == turns_played:
+            return True
+        turns += 1
+        return False
+
+    play_out(s, bots, random.Random(chance_seed), stop=turn_reached)
+    if s.is_terminal():
+        raise BarcelonaError(f"the game ended before turn {turns_played + 1}")
+    return s
 
 
 def write_examples(directory: str | Path) -> list[Path]:

@@ -1,9 +1,15 @@
 """Consistency checks of a state: components conserved, nothing negative or over capacity.
 
-``check_invariants(state)`` returns a list of problems (empty when the state is consistent). The long random
-walks of the test suite call it after every action; position loading uses it to reject impossible positions.
-Besides the components it checks what may be pending in each phase of a turn (``_turn_problems``) and runs the
-core's own memory-safety guard (``State._bounds_problem``: every value C uses as an index in range).
+``check_invariants(state)`` returns a list of problems (empty when the state is consistent). The random walks
+of the test suite through the Python API call it after every action; position loading uses it to reject
+impossible positions. Besides the components it checks what may be pending in each phase of a turn
+(``_turn_problems``) and runs the core's own memory-safety guard (``State._bounds_problem``: every value C uses as
+an index in range).
+
+This module is the readable reference. The core has a C twin (core.pyx ``state_invariant_problem``, in Python
+``State._invariant_problem()``: the same checks in the same order, the first problem in the same words) for the
+million-action walk of the tests (``State._walk_with_invariants``); tests/test_apply_undo.py checks that the two
+agree. A check added here belongs there too.
 """
 from __future__ import annotations
 

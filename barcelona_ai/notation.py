@@ -70,6 +70,7 @@ import unicodedata
 from typing import Any
 
 from .core import CONSTANTS as C
+from .core import register_text_services
 from .errors import AmbiguousMoveError, IllegalActionError, InvalidMoveError
 from .tables import load_edition, space_name
 
@@ -78,7 +79,8 @@ CLASS_LETTERS = ("W", "M", "U")
 CLASS_WORDS = ("working", "middle", "upper")
 BUILDING_WORDS = ("corner", "L1", "L2", "L3")
 
-__all__ = ["action_to_string", "string_to_action", "describe_action_id", "normalize", "legal_strings"]
+__all__ = ["action_to_string", "string_to_action", "describe_action_id", "normalize", "legal_strings",
+           "parse_placement"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -398,6 +400,21 @@ def _some_legal(legal: list[int], strings: list[str], k: int = 8) -> str:
     return shown + more
 
 
+_PLACEMENT = re.compile(r"^\s*(?:place\s*)?\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*([wmu])(?:\s*/\s*([wmu]))?\s*$", re.I)
+
+
+def parse_placement(text: Any) -> tuple[int, int, int, int | None] | None:
+    """A placement written with the citizens placed, as read at a real table where the hand is not known:
+    ``place (c,r) T/B`` (top over bottom) or ``place (c,r) T`` (one citizen); ``place`` may be left out, case
+    and spacing do not matter. Returns (column, row, top class, bottom class or None), classes 0..2 for W, M,
+    U; None when the text is not of that form. The crossing is not checked (the board's are 0..4)."""
+    m = _PLACEMENT.match(text) if isinstance(text, str) else None
+    if not m:
+        return None
+    bottom = CLASS_LETTERS.index(m.group(4).upper()) if m.group(4) else None
+    return int(m.group(1)), int(m.group(2)), CLASS_LETTERS.index(m.group(3).upper()), bottom
+
+
 def string_to_action(state: Any, text: Any) -> int:
     """The legal action id that `text` names in `state` (see the module docstring for the forms)."""
     if isinstance(text, int) and not isinstance(text, bool):
@@ -433,3 +450,8 @@ def string_to_action(state: Any, text: Any) -> int:
                                f"legal moves: {_some_legal(legal, strings)}")
     raise InvalidMoveError(f"'{text}' is not a move in Barcelona notation; legal moves: "
                            f"{_some_legal(legal, strings)}")
+
+
+# State.action_to_string / string_to_action and the illegal-action message use these (core.pyx, "Layers").
+register_text_services(describe_action_id=describe_action_id, action_to_string=action_to_string,
+                       string_to_action=string_to_action)

@@ -18,6 +18,9 @@ table
     places citizens (``place (1,2) W/M`` names both citizens). ``?`` asks the engine for hints on the human's
     own turn; the engine never reads a hidden hand (it resamples them).
 
+The game itself (the record, undo, save, the seeded chance, reading the table's entries) is a
+session.Session; this module is the terminal around it: prompts, printing, the thinking indicator.
+
 Commands at every prompt: a choice number or notation, ``?``/``hint``, ``undo``, ``board``, ``show N``,
 ``moves``, ``save FILE``, ``help``, ``quit``. A bad entry prints why and asks again.
 
@@ -28,7 +31,6 @@ arguments (an unknown seat, an unreadable record or position).
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import shutil
 import sys
@@ -36,15 +38,15 @@ import threading
 import time
 
 from . import cli_args as A
-from . import new_game
 from .core import CONSTANTS as C
 from .core import State
-from .errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError, PlayerCountError
-from .record import (GameRecord, InvalidRecordError, apply_entry, is_draw_for_other, unseen_pool)
+from .errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError
+from .record import InvalidRecordError, is_draw_for_other
 from .render import render_player
-
-CLASSES = ("W", "M", "U")
-CLASS_NAMES = ("Working", "Middle", "Upper")
+from .session import (CLASSES, Session, draw_entry, other_placement, own_draw, play_session, reveal_action,
+                      table_session)
+from .session import hand_size as _hand_size
+from .session import seen_by  # noqa: F401  (re-exported: older code imports play.seen_by)
 
 HELP = """Commands (at any prompt):
   1..N          play the numbered choice
@@ -65,8 +67,6 @@ TABLE_HELP = HELP.replace(
     "  notation      type the move, e.g. 'place (1,2) W/M', 'gain 2 coins', 'end actions', 'wide H(1,2)'\n"
     "                your draws: 'draw W' / 'draw M' / 'draw U'; reveals: 'reveal SC05'").replace(
     "the engine's 3 best turn plans for you", "on your turn: the engine's 3 best turn plans")
-
-PLACE_RE = re.compile(r"^\s*(?:place\s*)?\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*([wmu])(?:\s*/\s*([wmu]))?\s*$", re.I)
 
 
 class _Stop(Exception):
@@ -148,10 +148,6 @@ def columns(items: list[str], width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _hand_size(state: State, p: int) -> int:
-    return sum(max(h, 0) for h in state.raw()["pl"][p]["hand"])
-
-
 def mask_hands(text: str, state: State, viewer: int | None) -> str:
     """Replace the hand line of every player but `viewer` in a rendering by its size (rules A6)."""
     if viewer is None:
@@ -181,140 +177,6 @@ def _round(state: State) -> int:
 
 def _limit_text(limit) -> str:
     return f"{limit.iterations} iterations" if limit.iterations else f"{limit.time:g} s"
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# the session: a record, the state it leads to, and which entries the human typed
-
-class Session:
-    """A game in progress. Every move goes into the record first; the state is the record replayed, so undo
-    (cut the record, replay it) is exact."""
-
-    def __init__(self, mode: str, record: GameRecord, seat: int, seed: int, limit, engine, names: list[str],
-                 secret_seed: bool = False):
-        self.mode = mode                     # "play" or "table"
-        self.record = record
-        self.seat = seat
-        self.seed = seed
-        self.secret_seed = secret_seed       # drawn by the program, shown only when the game is over
-        self.limit = limit
-        self.engine = engine
-        self.names = names
-        self.typed: list[bool] = []
-        self.header_key = None
-        self.state = None
-        self.rng = random.Random(seed)
-        self.rebuild(len(record.actions))
-
-    # -- who is who ----------------------------------------------------------------------------------------
-    def name(self, p: int) -> str:
-        return self.names[p]
-
-    def viewer(self) -> int | None:
-        return None if self.state.is_terminal() else self.seat
-
-    # -- applying entries ----------------------------------------------------------------------------------
-    def input_point(self, s: State, entry_id: int | None) -> bool:
-        """Whether the entry about to be applied at `s` was typed by the human (undo takes these back)."""
-        if self.mode == "play":
-            return not s.is_chance_node() and s.current_player() == self.seat and len(s.legal_actions()) > 1
-        if entry_id is None:
-            return False
-        if s.is_chance_node():
-            return own_draw(s, self.seat) or len(s.legal_actions()) > 1
-        return other_placement(s, self.seat) or len(s.legal_actions()) > 1
-
-    def apply_entry(self, s: State, entry: dict, rng: random.Random) -> None:
-        if self.mode == "play" and self.record.viewpoint is None:
-            s.apply(entry.get("id"))
-        else:                                # a table, or a saved game that hides the engine's citizens
-            apply_entry(s, entry, self.seat, rng)
-
-    def rebuild(self, n: int) -> None:
-        """Replay the first n entries of the record (dropping the rest)."""
-        del self.record.actions[n:]
-        self.record.result = None
-        s = self.record.initial_state(self.seed)
-        rng = random.Random(self.seed)
-        typed = []
-        for i, entry in enumerate(self.record.actions):
-            typed.append(self.input_point(s, entry.get("id")))
-            try:
-                self.apply_entry(s, entry, rng)
-            except IllegalActionError as exc:
-                raise InvalidRecordError(f"actions[{i}].id: {exc}") from None
-        self.state, self.rng, self.typed = s, rng, typed
-        self.header_key = None
-
-    def push(self, entry: dict, typed: bool) -> None:
-        """Apply an entry (on a copy first: a failure leaves the game as it was) and note it in the record."""
-        s = self.state.clone()
-        self.apply_entry(s, entry, self.rng)
-        self.record.actions.append(entry)
-        self.typed.append(typed)
-        self.state = s
-
-    def entry(self, a: int) -> dict:
-        s = self.state
-        by = "chance" if s.is_chance_node() else s.current_player()
-        return {"id": a, "move": s.action_to_string(a), "by": by}
-
-    def undo(self) -> str:
-        idx = [i for i, t in enumerate(self.typed) if t]
-        if not idx:
-            return "Nothing to undo."
-        i = idx[-1]
-        gone = self.record.actions[i]
-        later = len(self.record.actions) - i - 1
-        self.rebuild(i)
-        by = gone.get("by")
-        who = "" if by == "chance" else f"{self.name(by)}: "
-        more = f" and the {later} entries after it" if later else ""
-        return f"Took back {who}{gone.get('move')}{more}."
-
-    def save(self, path: str) -> str:
-        """Write the game record. In play mode before the game is over it is the human's view of the game
-        (seen_by): the engine's citizens and the chance seed are not in it (A6)."""
-        self.record.finish(self.state)
-        over = self.state.is_terminal()
-        record = self.record if self.mode == "table" or over else seen_by(self.record, self.seat, self.seed)
-        try:
-            record.save(path)
-        except OSError as exc:
-            return f"cannot save to {path!r}: {exc.strerror}"
-        how = "play" if self.mode == "play" else "table"
-        return (f"Saved the game record ({len(self.record.actions)} entries) to {path}; continue it with: "
-                f"barcelona-ai {how} --load {path} --seat {self.seat}")
-
-
-def seen_by(record: GameRecord, seat: int, seed: int) -> GameRecord:
-    """The record as `seat` saw the game: the start as `seat`'s view of the first position (no setup seed, no
-    other hand), and every draw by another player as a hidden entry. Replaying it samples those citizens again
-    from what `seat` has not seen (record.apply_entry), so nothing `seat` could not see can be read from it."""
-    start = record.start
-    if record.viewpoint is None:
-        start = {"position": record.initial_state(seed).to_json(viewpoint=seat)}
-    out = GameRecord(players=record.players, start=start, edition=record.edition, viewpoint=seat,
-                     seats=record.seats, engine=record.engine)
-    for _, s, entry in record.steps(seed):
-        if entry is None:
-            break
-        out.actions.append({"id": None, "move": "draw (hidden)", "by": "chance"} if is_draw_for_other(s, seat)
-                           else dict(entry))
-    return out
-
-
-def own_draw(s: State, seat: int) -> bool:
-    if not s.is_chance_node():
-        return False
-    acts = s.legal_actions()
-    return bool(acts) and C["A_DRAW"] <= acts[0] < C["A_REVEAL"] and s.raw()["cur"] == seat
-
-
-def other_placement(s: State, seat: int) -> bool:
-    if s.is_chance_node() or s.is_terminal() or s.current_player() == seat:
-        return False
-    return s.raw()["phase"] == C["PH_PLACE"] and any(a < C["A_INT_PICK"] for a in s.legal_actions())
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -461,24 +323,25 @@ def choose_legal(sess: Session, con: Console, who: str, help_text: str) -> int:
 
 def _turn_header(sess: Session) -> bool:
     """Print 'Round r: P1's turn' when a turn starts; True if it did."""
+    if not sess.new_turn():
+        return False
     s = sess.state
-    if s.is_chance_node() or s.is_terminal():
-        return False
-    raw = s.raw()
-    cur = raw["cur"]
-    key = (cur, raw["pl"][cur]["turns"])
-    if key == sess.header_key:
-        return False
-    sess.header_key = key
-    print(f"\n=== Round {_round(s)}: {sess.name(cur)}'s turn ===")
+    print(f"\n=== Round {_round(s)}: {sess.name(s.raw()['cur'])}'s turn ===")
     return True
 
 
-def _chance_outcome(sess: Session) -> int:
+def _push_decision(sess: Session, a: int, typed: bool, only: bool = False) -> None:
+    """Play decision `a` of the player to move and print it with the VP it gained."""
     s = sess.state
-    acts, probs = zip(*s.chance_outcomes())
-    rng = random.Random(f"{sess.seed}/{len(sess.record.actions)}")
-    return rng.choices(acts, probs)[0]
+    p = s.current_player()
+    before = s.scores()[p]
+    text = s.action_to_string(a)
+    sess.push(sess.entry(a), typed)
+    gain = sess.state.scores()[p] - before
+    if only:
+        print(f"  {sess.name(p)}: {text}{f' ({gain:+d} VP)' if gain else ''}   (only choice)")
+    else:
+        print(f"  {sess.name(p)}: {text}" + (f"   ({gain:+d} VP)" if gain else ""))
 
 
 def _announce_chance(sess: Session, a: int) -> None:
@@ -539,7 +402,7 @@ def run_play(sess: Session) -> int:
             offer_save(sess, con)
             return 0
         if s.is_chance_node():
-            a = _chance_outcome(sess)
+            a = sess.chance_outcome()
             _announce_chance(sess, a)
             sess.push(sess.entry(a), False)
             continue
@@ -548,12 +411,7 @@ def run_play(sess: Session) -> int:
         legal = s.legal_actions()
         before = s.scores()[p]
         if len(legal) == 1:
-            a = legal[0]
-            text = s.action_to_string(a)
-            sess.push(sess.entry(a), False)
-            gain = sess.state.scores()[p] - before
-            vp = f" ({gain:+d} VP)" if gain else ""
-            print(f"  {sess.name(p)}: {text}{vp}   (only choice)")
+            _push_decision(sess, legal[0], False, only=True)
             continue
         if p == sess.seat:
             _human_turn_view(sess, started)
@@ -562,14 +420,10 @@ def run_play(sess: Session) -> int:
             except _Undo:
                 print("  " + sess.undo())
                 continue
-            text = s.action_to_string(a)
-            sess.push(sess.entry(a), True)
-            gain = sess.state.scores()[p] - before
-            print(f"  {sess.name(p)}: {text}" + (f"   ({gain:+d} VP)" if gain else ""))
+            _push_decision(sess, a, True)
             continue
         with Spinner(f"{sess.name(p)} is thinking"):
-            an = sess.engine.analyse(s, sess.limit, top=1)
-        best = an.best
+            best = sess.engine_move()
         a = best.action
         text = s.action_to_string(a)
         sess.push(sess.entry(a), False)
@@ -582,11 +436,6 @@ def _limit(args):
     if args.iterations is not None:
         return Limit(iterations=args.iterations)
     return Limit(time=args.time)
-
-
-def _check_seat(seat: int, players: int) -> None:
-    if not 0 <= seat < players:
-        raise PlayerCountError(f"no seat {seat} in a {players}-player game (seats are 0..{players - 1})")
 
 
 def _run_session(run, sess) -> int:
@@ -603,51 +452,18 @@ def _run_session(run, sess) -> int:
         return 130
 
 
-def _secret_seed() -> int:
-    """A seed nobody can guess: it decides the chance outcomes and so the engine's hidden citizens."""
-    return random.SystemRandom().getrandbits(63)
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     """A game against the engine. Without --seed the chance seed is secret until the game is over (it would
     tell every hand and every future draw); a save before the end hides the engine's citizens (seen_by)."""
-    from .engine import Engine
     limit = _limit(args)
-    secret = args.seed is None
-    if args.load:
-        record = GameRecord.load(args.load)
-        if record.viewpoint is not None and record.viewpoint != args.seat:
-            raise InvalidRecordError(f"viewpoint: {args.load} was kept by seat {record.viewpoint}; continue it "
-                                     f"with --seat {record.viewpoint}")
-        if args.players is not None and args.players != record.players:
-            raise PlayerCountError(f"--players {args.players}: the record is a {record.players}-player game")
-        players = record.players
-        if secret and record.viewpoint is None and "seed" in record.start:
-            seed, secret = int(record.start["seed"]), False      # a whole game's record shows its seed anyway
-        elif secret:
-            seed = _secret_seed()
-        else:
-            seed = args.seed
-    else:
-        players = 2 if args.players is None else args.players
-        seed = _secret_seed() if secret else args.seed
-        new_game(players, seed=seed)           # checks the player count
-        record = None
-    _check_seat(args.seat, players)
-    budget = f"ismcts:{limit.iterations}" if limit.iterations else f"ismcts:{limit.time:g}s"
-    seats = ["human" if p == args.seat else budget for p in range(players)]
-    if record is None:
-        record = GameRecord.for_new_game(players, seed, setup=args.setup, seats=seats)
-    elif record.seats is None or len(record.seats) != players:
-        record.seats = seats
-    names = [f"P{p} (you)" if p == args.seat else f"P{p}" for p in range(players)]
-    sess = Session("play", record, args.seat, seed, limit, Engine(seed=seed), names, secret_seed=secret)
-    print(f"barcelona-ai play: {players} players; you are P{args.seat}; the others are the ISMCTS engine "
+    sess = play_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup, load=args.load)
+    record = sess.record
+    print(f"barcelona-ai play: {record.players} players; you are P{args.seat}; the others are the ISMCTS engine "
           f"({_limit_text(limit)} a decision).")
-    if secret:
+    if sess.secret_seed:
         print("Chance comes from a secret seed: the replay key is shown when the game is over.")
     else:
-        print(f"Seed {seed} (the same seed and answers replay this game: --seed {seed}).")
+        print(f"Seed {sess.seed} (the same seed and answers replay this game: --seed {sess.seed}).")
     if args.load:
         hidden = " (the engine's hidden citizens were drawn again from those you have not seen)" \
             if record.viewpoint is not None else ""
@@ -659,51 +475,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------------------------------------------
 # table
 
-def _parse_other_place(sess: Session, text: str) -> dict:
-    """'place (c,r) T/B' for another player: the action and the entry (the sampled hand gets corrected)."""
-    s = sess.state
-    p = s.current_player()
-    m = PLACE_RE.match(text)
-    if not m:
-        try:
-            a = s.string_to_action(text)           # e.g. a skip, when that is legal
-        except (InvalidMoveError, AmbiguousMoveError):
-            a = None
-        if a is not None and a >= C["A_INT_PICK"]:
-            return sess.entry(a)
-        if text.strip().lower().startswith("place"):
-            raise InvalidMoveError(f"'{text}': name the crossing and the citizens {sess.name(p)} placed, top "
-                                   "first, e.g. 'place (1,2) W/M' (c column, r row, 0-4)")
-        raise InvalidMoveError(f"'{text}' is not a placement: type what {sess.name(p)} placed as "
-                               "'place (c,r) TOP/BOTTOM', e.g. 'place (1,2) W/M' (c column, r row, 0-4)")
-    c, r = int(m.group(1)), int(m.group(2))
-    if not (0 <= c <= 4 and 0 <= r <= 4):
-        raise InvalidMoveError(f"({c},{r}) is not a crossing: columns and rows are 0..4")
-    top = CLASSES.index(m.group(3).upper())
-    size = _hand_size(s, p)
-    if size >= 2 and not m.group(4):
-        raise InvalidMoveError(f"{sess.name(p)} places 2 citizens: name both, top first, e.g. "
-                               f"'place ({c},{r}) {CLASSES[top]}/M'")
-    if size < 2 and m.group(4):
-        raise InvalidMoveError(f"{sess.name(p)} holds {size} citizen: type 'place ({c},{r}) {CLASSES[top]}'")
-    a = C["A_PLACE"] + (r * 5 + c) * 3 + top
-    move = f"place ({c},{r}) {CLASSES[top]}" + (f"/{m.group(4).upper()}" if m.group(4) else "")
-    return {"id": a, "move": move, "by": p}
-
-
-def _parse_own_draw(sess: Session, text: str, offered: list[int]) -> dict:
-    m = re.fullmatch(r"(?:draw\s*)?(w|m|u|working|middle|upper)", text.strip(), re.I)
-    if not m:
-        raise InvalidMoveError(f"'{text}' is not a draw: type 'draw W', 'draw M' or 'draw U' (or 1-{len(offered)})")
-    k = "wmu".index(m.group(1)[0].lower())
-    if k not in offered:
-        raise InvalidMoveError(f"no {CLASS_NAMES[k]} citizen is left unseen: the bag cannot hold one")
-    return {"id": C["A_DRAW"] + k, "move": f"draw {CLASSES[k]}", "by": "chance"}
-
-
 def run_table(sess: Session) -> int:
     con = Console()
-    seat = sess.seat
     while True:
         s = sess.state
         if s.is_terminal():
@@ -712,126 +485,105 @@ def run_table(sess: Session) -> int:
             return 0
         try:
             if s.is_chance_node():
-                if is_draw_for_other(s, seat):
-                    cur = s.raw()["cur"]
-                    sess.push({"id": None, "move": "draw (hidden)", "by": "chance"}, False)
-                    print(f"  {sess.name(cur)} draws a citizen: hidden from you; the engine samples it from "
-                          "the unseen citizens.")
-                    continue
-                legal = s.legal_actions()
-                if own_draw(s, seat):
-                    pool = unseen_pool(s, seat)
-                    offered = [k for k in range(3) if pool[k] > 0]
-                    labels = [f"draw {CLASSES[k]}" for k in offered]
-                    print("\nYour draw from the bag (unseen citizens: "
-                          + ", ".join(f"{CLASSES[k]} {pool[k]}" for k in range(3)) + ")")
-                    print(columns(labels))
-                    k = ask_loop(sess, con, f"What did you draw? [1-{len(labels)}, draw W|M|U]: ", labels,
-                                 lambda t: _parse_own_draw(sess, t, offered), TABLE_HELP,
-                                 lambda: print(columns(labels)))
-                    entry = k if isinstance(k, dict) else {"id": C["A_DRAW"] + offered[k],
-                                                           "move": labels[k], "by": "chance"}
-                    sess.push(entry, True)
-                    print(f"  You: {entry['move']}")
-                    continue
-                if len(legal) == 1:
-                    print(f"  Modernisme display: {s.action_to_string(legal[0])} (the last tile of the stack).")
-                    sess.push(sess.entry(legal[0]), False)
-                    continue
-                labels = [s.action_to_string(a) for a in legal]
-                print("\nA Modernisme tile is revealed from the stack:")
-                print(columns(labels))
-
-                def parse_reveal(t, s=s):
-                    try:
-                        return ("id", s.string_to_action(t))
-                    except InvalidMoveError:
-                        return ("id", s.string_to_action("reveal " + t))
-
-                k = ask_loop(sess, con, f"Which tile? [1-{len(labels)}, reveal SCnn]: ", labels, parse_reveal,
-                             TABLE_HELP, lambda: print(columns(labels)))
-                a = k[1] if isinstance(k, tuple) else legal[k]
-                sess.push(sess.entry(a), True)
-                print(f"  Modernisme display: {s.action_to_string(a)}")
-                continue
-            started = _turn_header(sess)
-            p = s.current_player()
-            legal = s.legal_actions()
-            before = s.scores()[p]
-            if started:
-                print_board(sess)
-            if other_placement(s, seat):
-                if not started:
-                    print_compact(sess)
-                print(f"{sess.name(p)} holds {_hand_size(s, p)} citizen(s) (not seen). Type the placement as "
-                      "'place (c,r) TOP/BOTTOM', e.g. 'place (1,2) W/M'.")
-                entry = ask_loop(sess, con, f"{sess.name(p)} places: ", None,
-                                 lambda t: _parse_other_place(sess, t), TABLE_HELP,
-                                 no_numbers=f"{sess.name(p)}'s hand is not known, so placements are not "
-                                            "numbered: type it, e.g. 'place (1,2) W/M'.")
-                try:
-                    sess.push(entry, True)
-                except (BarcelonaError, ValueError) as exc:
-                    print(f"  {exc}")
-                    continue
-                print(f"  {sess.name(p)}: {entry['move']}")
-                continue
-            if len(legal) == 1:
-                a = legal[0]
-                text = s.action_to_string(a)
-                sess.push(sess.entry(a), False)
-                gain = sess.state.scores()[p] - before
-                print(f"  {sess.name(p)}: {text}{f' ({gain:+d} VP)' if gain else ''}   (only choice)")
-                continue
-            if not started:
-                print()
-                print_compact(sess)
-            who = "Your choice" if p == seat else f"{sess.name(p)}'s choice"
-            a = choose_legal(sess, con, who, TABLE_HELP)
-            text = s.action_to_string(a)
-            sess.push(sess.entry(a), True)
-            gain = sess.state.scores()[p] - before
-            print(f"  {sess.name(p)}: {text}" + (f"   ({gain:+d} VP)" if gain else ""))
+                _table_chance(sess, con)
+            else:
+                _table_decision(sess, con)
         except _Undo:
             print("  " + sess.undo())
 
 
+def _table_chance(sess: Session, con: Console) -> None:
+    """A chance outcome at the table: another player's hidden draw, the seat's own draw, a Modernisme reveal."""
+    s = sess.state
+    if is_draw_for_other(s, sess.seat):
+        cur = sess.push_hidden_draw()
+        print(f"  {sess.name(cur)} draws a citizen: hidden from you; the engine samples it from "
+              "the unseen citizens.")
+        return
+    if own_draw(s, sess.seat):
+        _table_own_draw(sess, con)
+        return
+    legal = s.legal_actions()
+    if len(legal) == 1:
+        print(f"  Modernisme display: {s.action_to_string(legal[0])} (the last tile of the stack).")
+        sess.push(sess.entry(legal[0]), False)
+        return
+    _table_reveal(sess, con, legal)
+
+
+def _table_own_draw(sess: Session, con: Console) -> None:
+    pool, offered = sess.draw_choices()
+    labels = [f"draw {CLASSES[k]}" for k in offered]
+    print("\nYour draw from the bag (unseen citizens: "
+          + ", ".join(f"{CLASSES[k]} {pool[k]}" for k in range(3)) + ")")
+    print(columns(labels))
+    k = ask_loop(sess, con, f"What did you draw? [1-{len(labels)}, draw W|M|U]: ", labels,
+                 lambda t: sess.own_draw_entry(t, offered), TABLE_HELP, lambda: print(columns(labels)))
+    entry = k if isinstance(k, dict) else draw_entry(offered[k])
+    sess.push(entry, True)
+    print(f"  You: {entry['move']}")
+
+
+def _table_reveal(sess: Session, con: Console, legal: list[int]) -> None:
+    s = sess.state
+    labels = [s.action_to_string(a) for a in legal]
+    print("\nA Modernisme tile is revealed from the stack:")
+    print(columns(labels))
+    k = ask_loop(sess, con, f"Which tile? [1-{len(labels)}, reveal SCnn]: ", labels,
+                 lambda t: ("id", reveal_action(s, t)), TABLE_HELP, lambda: print(columns(labels)))
+    a = k[1] if isinstance(k, tuple) else legal[k]
+    sess.push(sess.entry(a), True)
+    print(f"  Modernisme display: {s.action_to_string(a)}")
+
+
+def _table_decision(sess: Session, con: Console) -> None:
+    """A player's decision at the table: another player's placement (typed with its citizens), an only
+    choice, or a numbered choice."""
+    s = sess.state
+    started = _turn_header(sess)
+    p = s.current_player()
+    legal = s.legal_actions()
+    if started:
+        print_board(sess)
+    if other_placement(s, sess.seat):
+        _table_other_placement(sess, con, started)
+        return
+    if len(legal) == 1:
+        _push_decision(sess, legal[0], False, only=True)
+        return
+    if not started:
+        print()
+        print_compact(sess)
+    who = "Your choice" if p == sess.seat else f"{sess.name(p)}'s choice"
+    _push_decision(sess, choose_legal(sess, con, who, TABLE_HELP), True)
+
+
+def _table_other_placement(sess: Session, con: Console, started: bool) -> None:
+    s = sess.state
+    p = s.current_player()
+    if not started:
+        print_compact(sess)
+    print(f"{sess.name(p)} holds {_hand_size(s, p)} citizen(s) (not seen). Type the placement as "
+          "'place (c,r) TOP/BOTTOM', e.g. 'place (1,2) W/M'.")
+    entry = ask_loop(sess, con, f"{sess.name(p)} places: ", None, sess.other_placement_entry, TABLE_HELP,
+                     no_numbers=f"{sess.name(p)}'s hand is not known, so placements are not "
+                                "numbered: type it, e.g. 'place (1,2) W/M'.")
+    try:
+        sess.push(entry, True)
+    except (BarcelonaError, ValueError) as exc:
+        print(f"  {exc}")
+        return
+    print(f"  {sess.name(p)}: {entry['move']}")
+
+
 def cmd_table(args: argparse.Namespace) -> int:
-    from .engine import Engine
-    from .position import load_position
     limit = _limit(args)
-    seed = 0 if args.seed is None else args.seed
-    if args.load and args.position:
-        raise BarcelonaError("give --load RECORD or --position FILE, not both")
-    if args.load:
-        record = GameRecord.load(args.load)
-        if args.players is not None and args.players != record.players:
-            raise PlayerCountError(f"--players {args.players}: the record is a {record.players}-player game")
-        _check_seat(args.seat, record.players)
-        if record.viewpoint is not None and record.viewpoint != args.seat:
-            raise InvalidRecordError(f"viewpoint: the record was kept by seat {record.viewpoint}, not "
-                                     f"--seat {args.seat}")
-        if record.viewpoint is None:
-            record.viewpoint = args.seat
-    elif args.position:
-        state = load_position(args.position, seed)
-        if args.players is not None and args.players != state.num_players:
-            raise PlayerCountError(f"--players {args.players}: the position has {state.num_players} players")
-        _check_seat(args.seat, state.num_players)
-        record = GameRecord.for_position(state, viewpoint=args.seat)
-    else:
-        players = 4 if args.players is None else args.players
-        new_game(players, seed=seed)
-        _check_seat(args.seat, players)
-        record = GameRecord.for_new_game(players, seed, setup=args.setup, viewpoint=args.seat)
-    players = record.players
-    record.seats = record.seats or ["you" if p == args.seat else "table" for p in range(players)]
-    names = [f"P{p} (you)" if p == args.seat else f"P{p}" for p in range(players)]
-    sess = Session("table", record, args.seat, seed, limit, Engine(seed=seed), names)
+    sess = table_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup,
+                         load=args.load, position=args.position)
     start = (f"record {args.load}" if args.load else f"position {args.position}" if args.position
-             else f"a new game from seed {seed}")
-    print(f"barcelona-ai table: {players} players, {start}; you are P{args.seat}. Type every decision of every "
-          "player, your own draws and the Modernisme reveals; the other players' draws are sampled.")
+             else f"a new game from seed {sess.seed}")
+    print(f"barcelona-ai table: {sess.record.players} players, {start}; you are P{args.seat}. Type every decision "
+          "of every player, your own draws and the Modernisme reveals; the other players' draws are sampled.")
     print(f"Hints: ? on your turn ({_limit_text(limit)}). Type help for the commands.")
     return _run_session(run_table, sess)
 

@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .core import SOURCES, State
+from .core import SOURCES, State, register_text_services
 from .errors import BarcelonaError, InvalidPositionError, PlayerCountError
 from .invariants import check_raw
 from .jsonio import parse_json, read_bytes, show_path
@@ -1379,3 +1379,7 @@ def load_position(path_or_str: str | Path | dict, seed: int = 0) -> State:
     what = f"position file {show_path(path_or_str)}"
     return state_from_json(parse_json(read_bytes(path_or_str, what, InvalidPositionError), what,
                                       InvalidPositionError, unique_keys=True), seed)
+
+
+# State.to_json / State.from_json use these (core.pyx, "Layers").
+register_text_services(state_to_json=state_to_json, state_from_json=state_from_json)

@@ -26,25 +26,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__, new_game
-from .core import CONSTANTS, State
-from .errors import BarcelonaError, IllegalActionError
+from ._version import __version__
+from .core import CONSTANTS, State, new_game
+from .errors import BarcelonaError, IllegalActionError, InvalidRecordError
 from .jsonio import check_depth, parse_json, read_bytes, show_path
+from .notation import parse_placement
 
 C = CONSTANTS
 CLASSES = ("W", "M", "U")
 
 
-class InvalidRecordError(BarcelonaError):
-    """A malformed game record (the message names the first wrong field)."""
-
-
 def is_draw_for_other(state: State, viewpoint: int | None) -> bool:
     """True at a citizen draw the viewpoint player does not see (another player's draw, A6)."""
-    if viewpoint is None or not state.is_chance_node():
-        return False
-    acts = state.legal_actions()
-    return bool(acts) and C["A_DRAW"] <= acts[0] < C["A_REVEAL"] and state.raw()["cur"] != viewpoint
+    return viewpoint is not None and state.is_hidden_draw(viewpoint)
 
 
 def sample_hidden_draw(state: State, rng: random.Random) -> int:
@@ -53,103 +47,40 @@ def sample_hidden_draw(state: State, rng: random.Random) -> int:
     return rng.choices(acts, probs)[0]
 
 
+# The resampling of unseen citizens is the core's (State._hold, _make_drawable, _give_hand); these name it for
+# records, whose errors are InvalidRecordError.
+
 def ensure_hand(state: State, player: int, classes: list[int]) -> None:
     """Make `player`'s hidden hand hold `classes` (class ids, with repeats) by swapping citizens with the bag.
     Used at a real table: another player's hand was sampled, and now they placed citizens we can see.
     Raises InvalidRecordError if the unseen citizens cannot supply them; changes nothing then."""
-    raw = state.raw()
-    hand = list(raw["pl"][player]["hand"])
-    bag = list(raw["bag"])
-    want = [classes.count(k) for k in range(3)]
-    if sum(want) > sum(hand):
-        raise InvalidRecordError(f"player {player} holds {sum(hand)} citizens, cannot place {sum(want)}")
-    # keep what already matches, swap the rest with the bag
-    for k in range(3):
-        while hand[k] < want[k]:
-            give = next((j for j in range(3) if hand[j] > want[j]), None)
-            if give is None or bag[k] == 0:
-                raise InvalidRecordError(f"no unseen {CLASSES[k]} citizen is left for player {player} to hold")
-            hand[give] -= 1
-            bag[give] += 1
-            hand[k] += 1
-            bag[k] -= 1
-    raw["pl"][player]["hand"] = hand
-    raw["bag"] = bag
-    state._set_raw(raw)        # note: clears the undo stack; table mode undoes by replaying its record
+    _as_record_error(state._hold, player, classes)
 
 
 def unseen_pool(state: State, seat: int) -> list[int]:
     """Citizens `seat` has not seen, by class: the bag and every other player's hand."""
-    raw = state.raw()
-    pool = list(raw["bag"])
-    for p in range(raw["num_players"]):
-        if p != seat:
-            for k in range(3):
-                pool[k] += max(raw["pl"][p]["hand"][k], 0)
-    return pool
-
-
-def _pull_into_bag(raw: dict, k: int, exclude: set[int]) -> bool:
-    """Move a citizen of class k from a hidden hand (not in `exclude`) into the bag, giving that hand a citizen
-    of another class from the bag: the sampled split of the unseen citizens changes, nothing seen does."""
-    for q in range(raw["num_players"]):
-        if q in exclude or raw["pl"][q]["hand"][k] <= 0:
-            continue
-        j = next((j for j in range(3) if j != k and raw["bag"][j] > 0), None)
-        if j is None:
-            return False
-        raw["pl"][q]["hand"][k] -= 1
-        raw["pl"][q]["hand"][j] += 1
-        raw["bag"][k] += 1
-        raw["bag"][j] -= 1
-        return True
-    return False
+    return state.unseen_pool(seat)
 
 
 def make_drawable(state: State, k: int, seat: int) -> None:
     """Before `seat`'s own draw of class k at a real table: if the sampled hidden hands hold every unseen
     citizen of that class, move one back to the bag (nothing `seat` has seen changes)."""
-    raw = state.raw()
-    if raw["bag"][k] > 0:
-        return
-    if not _pull_into_bag(raw, k, {seat}):
-        pool = unseen_pool(state, seat)
-        raise InvalidRecordError(f"no {CLASSES[k]} citizen is left unseen (unseen: "
-                                 + ", ".join(f"{CLASSES[j]} {pool[j]}" for j in range(3)) + ")")
-    state._set_raw(raw)
+    _as_record_error(state._make_drawable, k, seat)
 
 
 def give_hand(state: State, p: int, classes: list[int], seat: int) -> None:
-    """Make another player's sampled hand hold `classes` (what they visibly placed): citizens come from the
-    bag (ensure_hand), and first from third players' hidden hands when the bag and p's hand cannot supply
-    them; the third player gets back a citizen the bag can spare, or else one of p's that p does not need."""
-    raw = state.raw()
-    bag = raw["bag"]
-    hand = raw["pl"][p]["hand"]
-    want = [classes.count(k) for k in range(3)]
-    changed = False
-    if sum(want) <= sum(hand):
-        for k in range(3):
-            while want[k] > hand[k] + bag[k]:
-                q = next((q for q in range(raw["num_players"]) if q not in (seat, p)
-                          and raw["pl"][q]["hand"][k] > 0), None)
-                if q is None:
-                    break
-                other = raw["pl"][q]["hand"]
-                j = next((j for j in range(3) if j != k and bag[j] > max(0, want[j] - hand[j])), None)
-                if j is not None:                       # q swaps its k for a spare citizen of the bag
-                    bag[j] -= 1
-                    bag[k] += 1
-                else:                                   # q swaps its k for one p holds and does not need
-                    j = next(j for j in range(3) if hand[j] > want[j])
-                    hand[j] -= 1
-                    hand[k] += 1
-                other[k] -= 1
-                other[j] += 1
-                changed = True
-    if changed:
-        state._set_raw(raw)
-    ensure_hand(state, p, classes)
+    """Make another player's sampled hand hold `classes` (what they visibly placed), drawing on third players'
+    hidden hands too when needed (State._give_hand)."""
+    _as_record_error(state._give_hand, p, classes, seat)
+
+
+def _as_record_error(edit, *args) -> None:
+    try:
+        edit(*args)
+    except InvalidRecordError:
+        raise
+    except BarcelonaError as exc:
+        raise InvalidRecordError(str(exc)) from None
 
 
 def apply_entry(state: State, entry: dict, viewpoint: int | None, rng: random.Random,
@@ -165,7 +96,7 @@ def apply_entry(state: State, entry: dict, viewpoint: int | None, rng: random.Ra
         return
     if viewpoint is not None and not isinstance(a, bool) and isinstance(a, int):
         try:
-            if state.is_chance_node() and C["A_DRAW"] <= a < C["A_REVEAL"] and state.raw()["cur"] == viewpoint:
+            if state.draws_for() == viewpoint and C["A_DRAW"] <= a < C["A_REVEAL"]:
                 make_drawable(state, a - C["A_DRAW"], viewpoint)
             elif not state.is_chance_node() and not state.is_terminal() and state.current_player() != viewpoint \
                     and C["A_PLACE"] <= a < C["A_INT_PICK"]:
@@ -450,16 +381,17 @@ def _check_result(result: dict, final: State) -> None:
 
 def place_with_known_citizens(state: State, action: int, move: str, viewpoint: int) -> None:
     """Apply another player's placement at a real table: their (sampled) hand is first corrected to hold the
-    citizens seen on the crossing. `move` is the notation 'place (c,r) T/B' (bottom class from it)."""
+    citizens seen on the crossing. `move` is the notation 'place (c,r) T/B' (the bottom class is read from it
+    by notation.parse_placement)."""
     p = state.current_player()
     top = (action - C["A_PLACE"]) % 3
     classes = [top]
     size = sum(state.raw()["pl"][p]["hand"])
     if size == 2:
-        tail = move.strip().split()[-1] if move else ""
-        if "/" not in tail or tail.split("/")[1].upper() not in CLASSES:
+        placed = parse_placement(move)
+        if placed is None or placed[3] is None:
             raise InvalidRecordError(f"a placement by player {p} needs both citizens, e.g. 'place (1,2) W/M'")
-        classes.append(CLASSES.index(tail.split("/")[1].upper()))
+        classes.append(placed[3])
     give_hand(state, p, classes, viewpoint)
     try:
         state.apply(action)

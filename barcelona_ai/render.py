@@ -13,7 +13,7 @@ import textwrap
 from typing import Any
 
 from .core import CONSTANTS as C
-from .core import SOURCES
+from .core import SOURCES, register_text_services
 from .tables import ACTION_KINDS, GRANT_KINDS, space_name
 
 CLASS_LETTERS = ("W", "M", "U")
@@ -492,3 +492,6 @@ def render_state(state: Any) -> str:
     out += _status(v).split("\n")
     return "\n".join(line.rstrip() for line in out)
 
+
+# State.render and str(state) use this (core.pyx, "Layers").
+register_text_services(render_state=render_state)

@@ -22,6 +22,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_current_player, state_legal_actions,
+                    hidden_draw,
                     state_apply, state_sample_chance, state_returns, state_determinize, state_playout, splitmix64, rand_below,
                     CHANCE, TERMINAL, MAX_LEGAL, NUM_ACTIONS, NSRC, MAX_PLAYERS, NPROJ,
                     A_PLACE, A_INT_PICK, A_INT_DONE, A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA, A_COBBLE, A_STREET,
@@ -39,6 +40,8 @@ cdef extern from *:
     # The stop flag is written by the Python thread (Ctrl-C, Engine.stop) while a search thread reads it.
     int barcelona_load_flag(int* p) noexcept nogil
     void barcelona_store_flag(int* p, int v) noexcept nogil
+
+HIDDEN_DRAW = KEY_HIDDEN_DRAW      # the one tree edge of every citizen draw the searcher does not see
 
 cdef enum:
     MAX_DEPTH = 1024
@@ -127,7 +130,8 @@ cdef action_t heuristic_choice(const action_t* acts, int n, uint64_t* rng) noexc
             r -= 1
     return acts[0]
 
-cdef int PLACE_BUILD_WEIGHT = 100     # weight of a placement that enables a construction (others: 1); measured
+cdef enum:
+    PLACE_BUILD_WEIGHT = 100         # weight of a placement that enables a construction (others: 1); measured
                                      # in policy duels against uniform play: 2p 0.758 -> 0.905, 4p 0.531 -> 0.679
 cdef int BUILD_TYPE_WEIGHT[4]         # construction options by type: CORNER, L1, L2, L3
 BUILD_TYPE_WEIGHT[:] = [1, 1, 1, 100]       # Level-3 first: policy duels 2p 0.903 -> 0.922, 4p 0.674 -> 0.759
@@ -516,8 +520,8 @@ cdef class Tree:
             if cp == CHANCE:
                 a = state_sample_chance(d, &s, &self.rng)
                 key = a
-                if A_DRAW <= a < A_REVEAL and s.cur != self.root_player:
-                    key = KEY_HIDDEN_DRAW                                 # the searcher does not see it
+                if hidden_draw(&s, a, self.root_player):
+                    key = KEY_HIDDEN_DRAW                                 # the searcher does not see it (A6)
                 child = self.find_child(node, key)
                 if child < 0:
                     if expanded:
@@ -741,10 +745,10 @@ _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold"}
 
 
-def make_params(c_uct=0.7, reward="mix", mix_weight=0.7, margin_scale=15.0, rollout="heuristic",
-                max_nodes=4_000_000, bias_weight=0.0, leaf_weight=0.0, turn_horizon=False, widen_c=0.0,
-                widen_alpha=0.5, expand_threshold=0):
-    """The compiled search's parameters, every one checked (engine.SearchSettings holds the defaults)."""
+def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
+                turn_horizon, widen_c, widen_alpha, expand_threshold):
+    """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
+    place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
     rollouts = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}
     if not isinstance(reward, str) or reward not in rewards:
@@ -845,30 +849,6 @@ def policy_samples(State state, int n, seed):
 def kind_weights():
     """The heuristic rollout policy's weight per kind of decision (see action_kind)."""
     return [KIND_WEIGHT[i] for i in range(NKINDS)]
-
-
-def set_place_build_weight(int w):
-    """Weight of placements that enable a construction in the heuristic policy (experiments)."""
-    global PLACE_BUILD_WEIGHT
-    if w < 1:
-        raise BarcelonaError("the weight must be at least 1")
-    PLACE_BUILD_WEIGHT = w
-
-
-def set_build_type_weights(weights):
-    """Weights of construction options by type (CORNER, L1, L2, L3) in the heuristic policy (experiments)."""
-    if len(weights) != 4 or any(int(w) < 0 for w in weights) or sum(int(w) for w in weights) == 0:
-        raise BarcelonaError("expected 4 non-negative weights")
-    for i in range(4):
-        BUILD_TYPE_WEIGHT[i] = int(weights[i])
-
-
-def set_kind_weights(weights):
-    """Change the heuristic policy's weights (experiments; not while a search runs)."""
-    if len(weights) != NKINDS or any(int(w) < 0 for w in weights) or sum(int(w) for w in weights) == 0:
-        raise BarcelonaError(f"expected {NKINDS} non-negative weights")
-    for i in range(NKINDS):
-        KIND_WEIGHT[i] = int(weights[i])
 
 
 def policy_game(int players, setup_seed, seed, policies):

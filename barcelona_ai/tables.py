@@ -52,12 +52,10 @@ ACT_EFFECTS = {
     "ACT_IMPROVE_MODERNISME": "IMPROVE_MODERNISME", "ACT_MOVE_TRAM": "MOVE_TRAM",
     "ACT_TAKE_MODERNISME_FREE": "TAKE_MODERNISME_FREE", "ACT_IMPROVE_MODERNISME_FREE": "IMPROVE_MODERNISME_FREE",
 }
-PUBLIC_SERVICE_MAIN = {  # rules-inventory §1.13, PS1..PS7
-    "SANT_ANTONI": "CLOTH_PER_BLOCK", "ESTACIO_FRANCA": "ACT_MOVE_TRAM_COIN_FREE",
-    "HOSPITAL_SANT_PAU": "ACT_BUILD_INTERSECTION_FREE", "LLUIS_COMPANYS": "ACT_BUILD_STREETS",
-    "UNIVERSITAT": "ACT_PLACE_COBBLESTONE_ANYWHERE", "MUSEU_MODERNISME": "SAGRADA2",
-    "PAVELLO_OPERACIONS": "ACT_TAKE_MODERNISME_FREE",
-}
+# The 7 Public Service types (rules inventory §1.13, PS1..PS7): names only; what each one gives is printed on its
+# tile and lives in the data file (public_services.benefits).
+PUBLIC_SERVICE_TYPES = ("SANT_ANTONI", "ESTACIO_FRANCA", "HOSPITAL_SANT_PAU", "LLUIS_COMPANYS", "UNIVERSITAT",
+                        "MUSEU_MODERNISME", "PAVELLO_OPERACIONS")
 CONDITIONS = ("BLOCK_LINE", "CLOTH_5", "COIN_5", "NARROW_LINE", "INTERSECTION_ADJ3", "CERDA_MULT", "WIDE_LINE",
               "PUBLIC_SERVICES", "NARROW_TILES", "PASSENGER_ADJ2", "WIDE_TILES", "MOD_TOP", "PASSENGERS",
               "COBBLESTONES", "INTERSECTIONS", "EMPTY_MARKER_STACKS", "CORNER_BLOCKS", "MOD_TILES",
@@ -630,8 +628,11 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
 
     ps = b.get(doc, "public_services", "", dict)
     types = b.str_list(ps, "types", "public_services")
-    if sorted(types) != sorted(PUBLIC_SERVICE_MAIN):
-        b.fail("public_services.types", f"must name the 7 types {', '.join(PUBLIC_SERVICE_MAIN)}")
+    if sorted(types) != sorted(PUBLIC_SERVICE_TYPES):
+        b.fail("public_services.types", f"must name the 7 types {', '.join(PUBLIC_SERVICE_TYPES)}")
+    benefits = b.get(ps, "benefits", "public_services", dict)
+    if sorted(benefits) != sorted(types):
+        b.fail("public_services.benefits", f"must give the benefit of each of the 7 types {', '.join(types)}")
     t["ps_names"] = list(types)
     t["ps_in_play"] = b.get(ps, "in_play", "public_services", int)
     if not 1 <= t["ps_in_play"] <= 7:
@@ -645,7 +646,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     cs = b.int_in(ps, "cerda_steps", "public_services", -16, 16)
     t["ps_list"] = []
     for tp in types:
-        main = b.effects(PUBLIC_SERVICE_MAIN[tp], f"public_services.{tp}")
+        main = b.effects(b.get(benefits, tp, "public_services.benefits", str), f"public_services.benefits.{tp}")
         t["ps_list"].append(b.list_id([(EFFECT_CODES.index("CERDA"), cs)] + main))
 
     # -- construction options: (space, type, crossing subset) -------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 from _util import per_second
 
 from barcelona_ai import new_game
+from barcelona_ai.core import State
 
 GAMES = 200
 
@@ -42,3 +43,10 @@ def test_checked_apply_undo_python(benchmark):
         s.apply(a)
         s.undo()
     benchmark(step)
+
+
+def test_invariant_walk(benchmark):
+    """The C walk of tests/test_apply_undo.py: random actions with the invariants after each, undo detours,
+    every game undone to its start and compared at every depth."""
+    r = benchmark(State._walk_with_invariants, 50_000)
+    benchmark.extra_info["walk_actions_per_second"] = per_second(benchmark, r["actions"])

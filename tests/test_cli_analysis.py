@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from barcelona_ai import BarcelonaError, CONSTANTS as C, new_game
-from barcelona_ai.cli_analysis import MARKS, THRESHOLDS
+from barcelona_ai.review import MARKS, THRESHOLDS
 from barcelona_ai.examples import example_position, list_examples
 from barcelona_ai.record import GameRecord, is_draw_for_other
 

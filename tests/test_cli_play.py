@@ -17,9 +17,10 @@ import time
 from barcelona_ai import CONSTANTS as C
 from barcelona_ai import new_game
 from barcelona_ai.engine import Engine, Limit
-from barcelona_ai.play import Session, Spinner, columns, mask_hands
+from barcelona_ai.play import Spinner, columns, mask_hands
 from barcelona_ai.record import give_hand, make_drawable, unseen_pool
 from barcelona_ai.record import GameRecord, place_with_known_citizens
+from barcelona_ai.session import Session
 
 
 def cli(args, lines, timeout=240):

@@ -35,11 +35,13 @@ def test_default_edition_summary_is_pinned():
     assert digest == PINNED_DIGEST, digest
 
 
-PINNED_DIGEST = "179e3ea1d7bbdfe2"
+PINNED_DIGEST = "b3c9b37e77f04e0d"
 
 
 @pytest.mark.parametrize("path,value,field", [
     (["citizens", "UPPER"], 22, "citizens"),
+    (["public_services", "benefits", "UNIVERSITAT"], "GOLD1", "public_services.benefits.UNIVERSITAT"),
+    (["public_services", "benefits", "UNIVERSITAT"], KeyError, "public_services.benefits"),
     (["streets", "benefits", "V(0,0)"], "GOLD1", "streets.benefits.V(0,0)"),
     (["streets", "benefits", "V(0,1)"], KeyError, "streets.benefits.V(0,1)"),
     (["streets", "wide"], ["V(2,0)", "X(9,9)"], "streets.wide"),

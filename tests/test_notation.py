@@ -1,6 +1,6 @@
 """Move notation (barcelona_ai.notation): round trips, pinned forms, parse errors.
 
-Rule numbers (R/A) refer to rules-inventory.md; the notation itself is documented in the module docstring.
+Rule numbers (R/A) refer to docs/rules-inventory.md; the notation itself is documented in the module docstring.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Plain-text rendering (barcelona_ai.render): the key facts of a position appear, for 2-4 players and at the end.
 
-Positions are built through the raw state (tests/helpers.py); rule numbers refer to rules-inventory.md.
+Positions are built through the raw state (tests/helpers.py); rule numbers refer to docs/rules-inventory.md.
 """
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
 """ISMCTS engine: determinism, hidden information, budgets, errors, results' shape."""
 import random
-import time
 
 import pytest
 
 from barcelona_ai import BarcelonaError, PlayerCountError, new_game
 from barcelona_ai.arena import match, wilson
 from barcelona_ai.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
-from barcelona_ai.engine import Engine, Limit, SearchError
+from barcelona_ai.engine import Engine, Limit, SearchError, SearchSettings
 from barcelona_ai.search import Tree
 
 
@@ -64,16 +63,14 @@ def test_iteration_budget_is_exact_and_threads_merge():
     assert Engine(seed=1, threads=2).analyse(s, Limit(iterations=999)).to_dict() == two.to_dict()
 
 
-def test_time_limit_overshoot_under_ten_percent():
+def test_a_time_limit_ends_the_search():
+    """A time limit alone ends a search, by sequential halving (best_move's default with 4 players) and by UCB1,
+    with a legal move after some iterations. How far past the limit it ends is measured, not asserted (timings on
+    a shared machine are noisy): bench/test_bench_search.py::test_time_limit_overshoot."""
     s = new_game(4, seed=2)
-    e = Engine(seed=1)
-    e.best_move(s, Limit(iterations=200))                            # warm up
-    t0 = time.perf_counter()
-    e.best_move(s, Limit(time=0.5))                                  # sequential halving on a time budget
-    assert time.perf_counter() - t0 < 0.55
-    t0 = time.perf_counter()
-    Engine(seed=1, root_halving=False).best_move(s, Limit(time=0.5))
-    assert time.perf_counter() - t0 < 0.55
+    for e in (Engine(seed=1), Engine(seed=1, root_halving=False)):
+        assert e.best_move(s, Limit(time=0.2)) in s.legal_actions()
+    assert Engine(seed=1).analyse(s, Limit(time=0.2)).iterations > 0
 
 
 def test_errors():
@@ -150,16 +147,13 @@ def test_arena_small_match_and_interval():
 
 
 def test_policy_duel_and_policy_weights():
-    """The heuristic rollout policy beats uniform play (README measurements); its knobs validate input."""
+    """The heuristic rollout policy beats uniform play (README measurements); its weights are fixed, measured
+    constants (search.pyx), read-only from Python."""
     from barcelona_ai.arena import policy_duel
-    from barcelona_ai.search import kind_weights, set_build_type_weights, set_kind_weights, set_place_build_weight
+    from barcelona_ai.search import kind_weights
     share, low, high = policy_duel(2, 300, seed=1)
     assert low > 0.6
-    for bad in (lambda: set_kind_weights([1] * 3), lambda: set_build_type_weights([0, 0, 0, 0]),
-                lambda: set_place_build_weight(0)):
-        with pytest.raises(BarcelonaError):
-            bad()
-    assert len(kind_weights()) == 19
+    assert len(kind_weights()) == 19 and min(kind_weights()) >= 1
 
 
 def test_policy_distribution_matches_the_rollout_policy():
@@ -196,24 +190,22 @@ def test_policy_distribution_matches_the_rollout_policy():
 def test_expansion_threshold():
     """A node below the root gets children only after expand_threshold visits; until then the rollout policy
     plays from it."""
-    from barcelona_ai.search import make_params
     s = mid_game()
     me = s.current_player()
     for threshold in (8, 60):
-        t = Tree(s, me, make_params(expand_threshold=threshold), 3)
+        t = Tree(s, me, SearchSettings(expand_threshold=threshold).params(), 3)
         t.run(iterations=3000)
         grown = [t.node(i)["visits"] for i in range(1, t.num_nodes)
                  if t.node(i)["to_move"] >= 0 and t.children(i)]
         assert grown and min(grown) >= threshold
     with pytest.raises(BarcelonaError):
-        make_params(expand_threshold=-1)
+        SearchSettings(expand_threshold=-1).params()
 
 
 def test_sequential_halving_at_the_root():
     """root_halving: every root action gets the same share in the first round, half of them (the better half)
     go on to each next round, the survivor ends with the most visits and is the move played; budgets stay
     exact (also tiny ones) and seeded, and a time limit still stops the search."""
-    from barcelona_ai.engine import SearchSettings
     s = mid_game()
     me = s.current_player()
     n = len(s.legal_actions())
@@ -247,12 +239,9 @@ def test_sequential_halving_at_the_root():
     assert Engine(seed=2).best_move(two, Limit(iterations=3000)) == \
         Engine(seed=2, root_halving=False).best_move(two, Limit(iterations=3000))
     assert make_bot("ismcts:100,root_halving=auto").engine.settings.root_halving is None
-    start = time.perf_counter()
-    Tree(s, me, params, 5).run(iterations=10**9, seconds=0.2, halving=True)
-    assert time.perf_counter() - start < 0.22
+    assert 0 < Tree(s, me, params, 5).run(iterations=10**9, seconds=0.2, halving=True) < 10**9   # time ends it
     timed = Tree(s, me, params, 5)                                         # a time budget: 75% of the rate
-    start = time.perf_counter()                                            # of the first 5%, then the
-    timed.run(seconds=0.4, halving=True)                                   # survivor until the deadline
-    assert time.perf_counter() - start < 0.44
+    assert timed.run(seconds=0.4, halving=True) > 0                        # of the first 5%, then the
+                                                                           # survivor until the deadline
     visits = {timed.node(c)["key"]: timed.node(c)["visits"] for c in timed.children(0)}
     assert timed.survivor == max(visits, key=visits.get) and len(visits) == n

@@ -1,0 +1,150 @@
+"""The session behind `play` and `table` (session.py), driven directly as a web page would, and the one parser of
+a placement typed with its citizens (notation.parse_placement) that the table and game records share."""
+import pytest
+
+from barcelona_ai import CONSTANTS as C
+from barcelona_ai.engine import Limit
+from barcelona_ai.errors import InvalidMoveError, InvalidRecordError, PlayerCountError
+from barcelona_ai.notation import parse_placement
+from barcelona_ai.record import GameRecord, is_draw_for_other, place_with_known_citizens
+from barcelona_ai.session import (draw_entry, other_placement, own_draw, play_session, reveal_action,
+                                  table_session)
+
+LIMIT = Limit(iterations=5)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# notation.parse_placement
+
+def test_parse_placement_forms():
+    assert parse_placement("place (1,2) W/M") == (1, 2, 0, 1)
+    assert parse_placement("  PLACE ( 3 , 0 )  u / w ") == (3, 0, 2, 0)
+    assert parse_placement("place(4,4)M") == (4, 4, 1, None)
+    assert parse_placement("(0,1) U/U") == (0, 1, 2, 2)
+    assert parse_placement("place (7,1) W/M") == (7, 1, 0, 1)          # the crossing is the caller's to check
+    for text in ("", "place", "place (1,2)", "place (1,2) X/M", "place (1,2) W/M/U", "1,2 W/M", "end actions",
+                 "place (1,2) W on top", None, 12):
+        assert parse_placement(text) is None, text
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# play mode
+
+def _decide(sess):
+    """The next entry: a seeded chance outcome or the first legal move (never marked as typed)."""
+    s = sess.state
+    sess.push(sess.entry(sess.chance_outcome() if s.is_chance_node() else s.legal_actions()[0]), False)
+
+
+def _human_choice(sess):
+    s = sess.state
+    return not s.is_chance_node() and s.current_player() == sess.seat and len(s.legal_actions()) > 1
+
+
+def test_play_session_undo_is_exact_and_chance_follows_the_seed():
+    sess = play_session(0, LIMIT, players=2, seed=4)
+    assert not sess.secret_seed and sess.seed == 4 and sess.record.seats == ["human", "ismcts:5"]
+    assert sess.names == ["P0 (you)", "P1"] and sess.new_turn() and not sess.new_turn()
+    while not _human_choice(sess):
+        _decide(sess)
+    h, n = sess.state.hash(), len(sess.record.actions)
+    move = sess.state.action_to_string(sess.state.legal_actions()[1])
+    sess.push(sess.entry(sess.state.legal_actions()[1]), True)
+    for _ in range(12):
+        _decide(sess)
+    assert sess.undo() == f"Took back P0 (you): {move} and the 12 entries after it."
+    assert len(sess.record.actions) == n and sess.state.hash() == h          # undo replays the record: exact
+    assert sess.undo() == "Nothing to undo."
+    other = play_session(0, LIMIT, players=2, seed=4)
+    while not other.state.is_chance_node():
+        _decide(other)
+    twin = play_session(0, LIMIT, players=2, seed=4)
+    for e in other.record.actions:
+        twin.push(dict(e), False)
+    assert twin.chance_outcome() == other.chance_outcome()     # from the seed and the number of entries
+
+
+def test_play_session_secret_seed_and_a_save_that_hides_the_engine(tmp_path):
+    sess = play_session(1, LIMIT, players=2)
+    assert sess.secret_seed and 0 <= sess.seed < 2 ** 63
+    for _ in range(30):
+        _decide(sess)
+    path = tmp_path / "game.json"
+    assert sess.save(str(path)).startswith("Saved the game record (30 entries)")
+    rec = GameRecord.load(path)
+    assert rec.viewpoint == 1 and "seed" not in rec.start
+    assert all(e["id"] is not None or e["move"] == "draw (hidden)" for e in rec.actions)
+    again = play_session(1, LIMIT, load=str(path))
+    assert again.secret_seed and len(again.record.actions) == 30
+    with pytest.raises(InvalidRecordError, match="kept by seat 1"):
+        play_session(0, LIMIT, load=str(path))
+    with pytest.raises(PlayerCountError, match="no seat 2"):
+        play_session(2, LIMIT, players=2, seed=1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# table mode
+
+def _until_another_places(sess):
+    """Enter the game as the table would until another player is to place citizens."""
+    while not other_placement(sess.state, sess.seat):
+        s = sess.state
+        if is_draw_for_other(s, sess.seat):
+            sess.push_hidden_draw()
+        elif own_draw(s, sess.seat):
+            pool, offered = sess.draw_choices()
+            assert offered == [k for k in range(3) if pool[k] > 0]
+            sess.push(draw_entry(offered[-1]), True)
+        else:
+            sess.push(sess.entry(s.legal_actions()[0]), True)
+
+
+def test_table_session_entries_of_another_players_placement():
+    sess = table_session(0, LIMIT, players=2, seed=5)
+    assert sess.record.viewpoint == 0 and sess.record.seats == ["you", "table"]
+    _until_another_places(sess)
+    s = sess.state
+    p = s.current_player()
+    c = (next(a for a in s.legal_actions() if a < C["A_INT_PICK"]) - C["A_PLACE"]) // 3
+    xy = f"({c % 5},{c // 5})"
+    with pytest.raises(InvalidMoveError, match=r"\(7,1\) is not a crossing"):
+        sess.other_placement_entry("place (7,1) W/M")
+    with pytest.raises(InvalidMoveError, match="places 2 citizens: name both"):
+        sess.other_placement_entry(f"place {xy} U")
+    with pytest.raises(InvalidMoveError, match="'end actions' is not a placement"):
+        sess.other_placement_entry("end actions")
+    with pytest.raises(InvalidMoveError, match="name the crossing and the citizens"):
+        sess.other_placement_entry("place somewhere")
+    entry = sess.other_placement_entry(f"place {xy} u/w")
+    assert entry == {"id": C["A_PLACE"] + c * 3 + 2, "move": f"place {xy} U/W", "by": p}
+    sess.push(entry, True)
+    raw = sess.state.raw()
+    assert raw["cross_hi"][c] == 2 and raw["cross_lo"][c] == 0
+    assert sess.undo() == f"Took back P{p}: place {xy} U/W."
+    assert other_placement(sess.state, 0)
+
+
+def test_table_session_own_draw_and_reveal_entries():
+    sess = table_session(0, LIMIT, players=2, seed=5)
+    with pytest.raises(InvalidMoveError, match="is not a draw"):
+        sess.own_draw_entry("draw X", [0, 1, 2])
+    with pytest.raises(InvalidMoveError, match="no Upper citizen is left unseen"):
+        sess.own_draw_entry("upper", [0, 1])
+    assert sess.own_draw_entry("Draw m", [0, 1]) == draw_entry(1) == {"id": C["A_DRAW"] + 1, "move": "draw M",
+                                                                       "by": "chance"}
+    s = sess.state
+    with pytest.raises(InvalidMoveError):
+        reveal_action(s, "SC99")
+
+
+def test_a_record_reads_the_bottom_citizen_with_the_same_parser():
+    sess = table_session(0, LIMIT, players=2, seed=5)
+    _until_another_places(sess)
+    s = sess.state.clone()
+    a = next(a for a in s.legal_actions() if a < C["A_INT_PICK"])
+    c = (a - C["A_PLACE"]) // 3
+    for bad in (f"place ({c % 5},{c // 5}) W", "W/M/U", ""):
+        with pytest.raises(InvalidRecordError, match="needs both citizens"):
+            place_with_known_citizens(s.clone(), a, bad, 0)
+    place_with_known_citizens(s, a, f"PLACE ({c % 5},{c // 5}) {'WMU'[(a - C['A_PLACE']) % 3]}/m", 0)
+    assert s.raw()["cross_lo"][c] == 1
