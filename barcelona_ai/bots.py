@@ -33,18 +33,17 @@ class RandomBot(Bot):
 def evaluate(state: State, p: int) -> float:
     """A cheap position value for player p: VP, plus rough worth of resources, track positions, pieces still
     to be scored at the end (cobblestones, passengers, Modernisme tiles and raised markers)."""
-    r = state.raw()
-    pl = r["pl"][p]
+    pl = state.view().players[p]
     t = state.game_data.edition.t
-    v = float(pl["score"])
-    v += 0.7 * (pl["coins"] + pl["cloth"])
-    v += 3.0 * t["cerda_mult"][pl["cerda"]] + 0.4 * pl["cerda"]
-    v += 1.2 * pl["sagrada"]
-    if pl["cobbles"]:
-        v += t["cobble_vp"][pl["cobbles"] - 1]
-    if pl["passengers"]:
-        v += t["pass_vp"][pl["passengers"] - 1]
-    v += 5.0 * sum(1 for x in pl["mod_tile"] if x >= 0) + 2.0 * sum(pl["mod_up"])
+    v = float(pl.score)
+    v += 0.7 * (pl.coins + pl.cloth)
+    v += 3.0 * t["cerda_mult"][pl.cerda] + 0.4 * pl.cerda
+    v += 1.2 * pl.sagrada
+    if pl.cobblestones:
+        v += t["cobble_vp"][pl.cobblestones - 1]
+    if pl.passengers:
+        v += t["pass_vp"][pl.passengers - 1]
+    v += 5.0 * sum(1 for x in pl.modernisme if x is not None) + 2.0 * sum(pl.modernisme_up)
     return v
 
 

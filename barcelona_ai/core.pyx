@@ -28,10 +28,13 @@ layer above its own, so there are no import cycles.
 """
 from libc.string cimport memset, memcpy
 from libc.stdlib cimport malloc, realloc, free
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 from .errors import IllegalActionError, InvalidPositionError, PlayerCountError, BarcelonaError
 from .tables import load_edition
+from .view import FRAME_KIND_NAMES, PHASE_NAMES, FrameView, PlayerView, StateView
 
 cdef extern from *:
     int popcount32 "__builtin_popcount"(unsigned int) nogil
@@ -2084,6 +2087,147 @@ cdef object walk_error(long long seed, int players, bint printed, int depth, lon
                           f"action {depth} of the game ({total} of the walk): {what}")
 
 
+# ============================================================================================================
+# the typed read-only view (view.py): built field by field from the C struct, no dict in between
+# ============================================================================================================
+
+cdef inline object _opt(int v):
+    """-1 (none) as None."""
+    return None if v < 0 else v
+
+
+cdef inline tuple _ids(uint32_t mask, int width):
+    """The ids whose bit is set, ascending (one allocation: the tuple)."""
+    cdef int i, j = 0
+    if width < 32:
+        mask &= (<uint32_t>1 << width) - 1
+    cdef tuple t = PyTuple_New(popcount32(mask))
+    cdef object o
+    while mask:
+        o = ctz32(mask)
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(t, j, o)
+        j += 1
+        mask &= mask - 1
+    return t
+
+
+cdef inline tuple _opt_tuple(const int16_t* a, int n):
+    cdef tuple t = PyTuple_New(n)
+    cdef object o
+    cdef int i
+    for i in range(n):
+        o = None if a[i] < 0 else a[i]
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(t, i, o)
+    return t
+
+
+cdef inline tuple _int_tuple(const int16_t* a, int n):
+    cdef tuple t = PyTuple_New(n)
+    cdef object o
+    cdef int i
+    for i in range(n):
+        o = a[i]
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(t, i, o)
+    return t
+
+
+# The views are NamedTuples; their generated __new__ is a Python function, slower than the whole rest of a view:
+# they are made as tuple.__new__(cls, values) does, with every field in the class's order.
+_TUPLE_NEW = tuple.__new__
+
+# Small tuples the view uses again and again, built once (tuples are immutable, so sharing them is safe).
+_CROSSING_TUPLES = [() if lo < 0 else (lo,) if hi < 0 else (lo, hi) for lo in range(-1, 3) for hi in range(-1, 3)]
+_BOOL_TUPLES_3 = [tuple(bool((m >> i) & 1) for i in range(3)) for m in range(8)]
+_BOOL_TUPLES_5 = [tuple(bool((m >> i) & 1) for i in range(5)) for m in range(32)]
+_HANDS = [(a, b, c) for a in range(3) for b in range(3) for c in range(3)]
+
+
+cdef tuple _crossing(int lo, int hi):
+    if -1 <= lo <= 2 and -1 <= hi <= 2:
+        return _CROSSING_TUPLES[(lo + 1) * 4 + hi + 1]
+    if lo < 0:
+        return ()
+    if hi < 0:
+        return (lo,)
+    return (lo, hi)
+
+
+cdef inline bint _hand_marked_hidden(const PlayerC* pl) noexcept nogil:
+    """A hand written as [size, -1, -1] (a state built from an observation, State.observation)."""
+    return pl.hand[1] < 0 or pl.hand[2] < 0
+
+
+cdef inline int _known_hand_size(const PlayerC* pl) noexcept nogil:
+    return imax(pl.hand[0], 0) if _hand_marked_hidden(pl) else hand_size(pl)
+
+
+cdef object _player_view(const PlayerC* pl, int seat, bint hide_hand):
+    cdef int i, up = 0
+    hand = None
+    if not hide_hand and not _hand_marked_hidden(pl):
+        if 0 <= pl.hand[0] <= 2 and 0 <= pl.hand[1] <= 2 and 0 <= pl.hand[2] <= 2:
+            hand = _HANDS[pl.hand[0] * 9 + pl.hand[1] * 3 + pl.hand[2]]
+        else:
+            hand = (pl.hand[0], pl.hand[1], pl.hand[2])
+    for i in range(5):
+        if pl.mod_up[i]:
+            up |= 1 << i
+    return _TUPLE_NEW(PlayerView, (
+        seat, pl.score, _int_tuple(pl.vp_src, NSRC), pl.coins, pl.cloth, pl.cobbles, pl.inters, pl.narrow,
+        pl.wide, pl.passengers, _opt(pl.tram), pl.markers, pl.cerda, pl.sagrada, _opt_tuple(pl.mod_tile, 5),
+        _BOOL_TUPLES_5[up], _opt_tuple(pl.sag_tile, 3), _ids(<uint16_t>pl.ps_built, 16), hand,
+        _known_hand_size(pl), pl.turns))
+
+
+cdef object _frame_view(const FrameC* f):
+    return _TUPLE_NEW(FrameView, (f.kind, FRAME_KIND_NAMES.get(f.kind, str(f.kind)), f.player, f.a, f.b, f.src, f.lst))
+
+
+cdef object state_view(const DataC* d, const StateC* s, int viewpoint):
+    """The StateView of `s` for `viewpoint` (-1: the whole state). The caller checks the seat."""
+    cdef int p, k, c, bs
+    cdef const PlayerC* pl
+    cdef tuple crossings = PyTuple_New(NCROSS), markers = PyTuple_New(NBSPACE)
+    cdef object o
+    for c in range(NCROSS):
+        o = _crossing(s.cross_lo[c], s.cross_hi[c])
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(crossings, c, o)
+    for bs in range(NBSPACE):
+        o = _int_tuple(&s.bld_mark[bs * 3], imax(imin(s.bld_n[bs], 3), 0))
+        Py_INCREF(o)
+        PyTuple_SET_ITEM(markers, bs, o)
+    bag = (s.bag[0], s.bag[1], s.bag[2])
+    pool = None
+    if viewpoint >= 0:
+        pool = [s.bag[0], s.bag[1], s.bag[2]]
+        for p in range(s.num_players):
+            pl = &s.pl[p]
+            if p != viewpoint and not _hand_marked_hidden(pl):
+                for k in range(NCLASS):
+                    pool[k] += pl.hand[k]
+        pool = tuple(pool)
+        bag = None
+    players = tuple([_player_view(&s.pl[p], p, viewpoint >= 0 and p != viewpoint) for p in range(s.num_players)])
+    return _TUPLE_NEW(StateView, (
+        None if viewpoint < 0 else viewpoint, s.num_players, s.cur, state_current_player(d, s), s.phase,
+        PHASE_NAMES[s.phase] if 0 <= s.phase < len(PHASE_NAMES) else str(s.phase),
+        _int_tuple(s.street_action, NSTREET), crossings, _opt_tuple(s.cross_int, NCROSS),
+        _opt_tuple(s.street_owner, NSPACE), _opt_tuple(s.passenger, NSPACE), _int_tuple(s.bld_level, NBSPACE),
+        markers, _int_tuple(s.bld_stack, 4), _ids(<uint16_t>s.bonus_rows, 16),
+        tuple([_ids(s.track[k], 32) for k in range(NCLASS)]), _int_tuple(s.track_off, NCLASS),
+        _int_tuple(s.cerda_tile, 3), _BOOL_TUPLES_3[s.scored & 7], s.scorings,
+        _ids(s.mod_stack, 32), _ids(s.mod_display, 32), _ids(s.mod_discard, 32), _opt_tuple(s.ps_left, NPS),
+        _ids(s.sag_offer, 32), _ids(s.sidewalk, 32), bag, pool, players,
+        _opt(s.place_crossing), _ids(<uint16_t>s.streets_used, 16),
+        tuple([_frame_view(&s.frames[k]) for k in range(imax(imin(s.nframes, MAX_FRAMES), 0))]),
+        _opt(s.discard_player), s.reveal_pending, s.refresh_pending, s.draws_left, s.activity != 0,
+        s.end_triggered != 0))
+
+
 cdef class State:
     """A game of Barcelona: the C state plus an undo history (the State contract of OpenSpiel; README "Using it")."""
 
@@ -2481,7 +2625,51 @@ cdef class State:
             memcpy(&self.c, &saved, sizeof(StateC))
         return total
 
-    # -- raw access for positions, notation and tests --------------------------------------------------
+    # -- the typed read-only view (view.py) and small accessors --------------------------------------------
+    def view(self, viewpoint=None):
+        """The state as a read-only view.StateView (players, board, tracks, display, the turn in progress) with
+        Python types: None for "none", tuples of ids for sets. With `viewpoint` (a seat): only what that seat may
+        know (A6): the other hands are None (their sizes stay), the bag is None and unseen_pool holds the bag
+        plus those hands. The Python layer reads the state through this, not raw()."""
+        if viewpoint is None:
+            return state_view(&self.data.c, &self.c, -1)
+        self._check_seat(viewpoint)
+        return state_view(&self.data.c, &self.c, viewpoint)
+
+    @property
+    def turn_player(self):
+        """The seat whose turn it is (who decides may differ: current_player())."""
+        return self.c.cur
+
+    @property
+    def phase(self):
+        """The phase of the turn: a PH_* value of CONSTANTS (see phase_name)."""
+        return self.c.phase
+
+    @property
+    def phase_name(self):
+        """The phase of the turn by name: view.PHASE_NAMES ("place", "actions", "build", ..., "over")."""
+        return PHASE_NAMES[self.c.phase]
+
+    @property
+    def round_number(self):
+        """The round being played, from 1: one more than the fewest turns any player has completed."""
+        return min([self.c.pl[p].turns for p in range(self.c.num_players)]) + 1
+
+    def hand(self, player):
+        """The citizens `player` holds, by class (W, M, U); None for a hand hidden in this state (one built from
+        an observation). Whoever may see it is the caller's business: view(viewpoint) is the safe form."""
+        self._check_seat(player)
+        if _hand_marked_hidden(&self.c.pl[player]):
+            return None
+        return (self.c.pl[player].hand[0], self.c.pl[player].hand[1], self.c.pl[player].hand[2])
+
+    def hand_size(self, player):
+        """How many citizens `player` holds (public, A6)."""
+        self._check_seat(player)
+        return _known_hand_size(&self.c.pl[player])
+
+    # -- raw access for the position loader and tests ---------------------------------------------------
     def raw(self):
         """The C state as nested Python dicts and lists (field names of core.pxd)."""
         return self.c

@@ -72,7 +72,7 @@ def midgame_state(players: int = MIDGAME["players"], seed: int = MIDGAME["seed"]
 
     def turn_reached(state: State) -> bool:          # asked before every decision; a turn starts with PH_PLACE
         nonlocal turns
-        if state.raw()["phase"] != PH_PLACE:
+        if state.phase != PH_PLACE:
             return False
         if turns == turns_played:
             return True

@@ -190,17 +190,16 @@ class _Context:
     """What the state-dependent forms need: the mover's hand and the top frame."""
 
     def __init__(self, state: Any):
-        raw = state.raw()
+        view = state.view()
         self.hand = None
         self.res_total = None
-        cur = raw["cur"]
-        if state.current_player() >= 0 and 0 <= cur < raw["num_players"]:
-            self.hand = list(raw["pl"][cur]["hand"])
-        n = raw["nframes"]
-        if n > 0:
-            f = raw["frames"][n - 1]
-            if f["kind"] == C["FR_RES"]:
-                self.res_total = f["a"]
+        cur = view.turn_player
+        if view.current_player >= 0 and 0 <= cur < view.num_players:
+            hand = view.players[cur].hand
+            self.hand = list(hand) if hand is not None else [view.players[cur].hand_size, -1, -1]
+        top = view.top_frame
+        if top is not None and top.kind == C["FR_RES"]:
+            self.res_total = top.a
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -171,8 +171,7 @@ def _status_tail(state: State) -> str:
 
 
 def _round(state: State) -> int:
-    raw = state.raw()
-    return min(raw["pl"][p]["turns"] for p in range(raw["num_players"])) + 1
+    return state.round_number
 
 
 def _limit_text(limit) -> str:
@@ -210,14 +209,11 @@ def print_board(sess: Session) -> None:
 
 def print_compact(sess: Session) -> None:
     s = sess.state
-    raw = s.raw()
-    parts = []
-    for p in range(s.num_players):
-        pl = raw["pl"][p]
-        parts.append(f"{sess.name(p)} {pl['score']} VP ({pl['coins']} coins, {pl['cloth']} cloth)")
+    view = s.view(viewpoint=sess.seat)
+    parts = [f"{sess.name(pl.seat)} {pl.score} VP ({pl.coins} coins, {pl.cloth} cloth)" for pl in view.players]
     print("Scores: " + " | ".join(parts))
-    hand = raw["pl"][sess.seat]["hand"]
-    mine = " ".join(CLASSES[k] for k in range(3) for _ in range(max(hand[k], 0))) or "empty"
+    hand = view.players[sess.seat].hand or (0, 0, 0)
+    mine = " ".join(CLASSES[k] for k in range(3) for _ in range(hand[k])) or "empty"
     print(f"Your hand: {mine}")
     print(_status_tail(s))
 
@@ -326,7 +322,7 @@ def _turn_header(sess: Session) -> bool:
     if not sess.new_turn():
         return False
     s = sess.state
-    print(f"\n=== Round {_round(s)}: {sess.name(s.raw()['cur'])}'s turn ===")
+    print(f"\n=== Round {_round(s)}: {sess.name(s.turn_player)}'s turn ===")
     return True
 
 
@@ -347,7 +343,7 @@ def _push_decision(sess: Session, a: int, typed: bool, only: bool = False) -> No
 def _announce_chance(sess: Session, a: int) -> None:
     s = sess.state
     if C["A_DRAW"] <= a < C["A_REVEAL"]:
-        cur = s.raw()["cur"]
+        cur = s.turn_player
         if cur == sess.seat:
             print(f"  You draw {CLASSES[a - C['A_DRAW']]}.")
         else:

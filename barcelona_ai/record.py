@@ -386,7 +386,7 @@ def place_with_known_citizens(state: State, action: int, move: str, viewpoint: i
     p = state.current_player()
     top = (action - C["A_PLACE"]) % 3
     classes = [top]
-    size = sum(state.raw()["pl"][p]["hand"])
+    size = state.hand_size(p)
     if size == 2:
         placed = parse_placement(move)
         if placed is None or placed[3] is None:

@@ -30,12 +30,6 @@ ACTION_TITLES = {
     "TAKE_MODERNISME": "Take Modernisme", "BUILD_PUBLIC_SERVICE": "Build a Public Service",
     "MOVE_TRAM": "Move your Tram", "CERDA_PLUS_2": "Cerda +2",
 }
-PHASES = {C["PH_PLACE"]: "place", C["PH_ACTIONS"]: "actions", C["PH_BUILD"]: "build", C["PH_END"]: "end",
-          C["PH_REFRESH"]: "refresh", C["PH_DRAW"]: "draw", C["PH_OVER"]: "over"}
-FRAMES = {C["FR_EFFECTS"]: "effects", C["FR_GRANT"]: "grant", C["FR_NARROW2"]: "narrow2",
-          C["FR_PASSENGER"]: "passenger", C["FR_SAGRADA"]: "sagrada", C["FR_SAG_TILE"]: "sag_tile",
-          C["FR_RES"]: "res", C["FR_INT_PICK"]: "int_pick"}
-
 __all__ = ["render_state", "render_player"]
 
 
@@ -75,24 +69,19 @@ def _wrap(head: str, items: list[str], sep: str = ", ") -> list[str]:
     return textwrap.wrap(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False) or [head]
 
 
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(32) if (mask >> i) & 1]
-
-
 class _View:
-    """The raw state plus the edition tables, read once per rendering."""
+    """The state's view (State.view(), view.StateView) plus the edition tables, read once per rendering."""
 
     def __init__(self, state: Any):
         self.state = state
-        self.raw = state.raw()
+        self.sv = state.view()
         self.ed = state.game_data.edition
         self.t = self.ed.t
-        self.n = self.raw["num_players"]
+        self.n = self.sv.num_players
         self.tram_at: dict[int, list[int]] = {}
-        for p in range(self.n):
-            sp = self.raw["pl"][p]["tram"]
-            if sp >= 0:
-                self.tram_at.setdefault(sp, []).append(p)
+        for pl in self.sv.players:
+            if pl.tram is not None:
+                self.tram_at.setdefault(pl.tram, []).append(pl.seat)
         self.bs_index = {name: i for i, name in enumerate(self.t["bs_names"])}
         self.mod_name = self._mod_names()
 
@@ -110,17 +99,16 @@ class _View:
 # the street grid
 
 def _cross_cell(v: _View, c: int) -> str:
-    r = v.raw
-    lo, hi = r["cross_lo"][c], r["cross_hi"][c]
-    if lo >= 0 and hi >= 0:
-        cit = f"{CLASS_LETTERS[hi]}/{CLASS_LETTERS[lo]}"
-    elif lo >= 0:
-        cit = f" {CLASS_LETTERS[lo]} "
+    cits = v.sv.crossings[c]
+    if len(cits) == 2:
+        cit = f"{CLASS_LETTERS[cits[1]]}/{CLASS_LETTERS[cits[0]]}"
+    elif cits:
+        cit = f" {CLASS_LETTERS[cits[0]]} "
     else:
         cit = " . "
-    owner = r["cross_int"][c]
+    owner = v.sv.intersections[c]
     cost = v.t["cross_cost"][c]
-    if owner >= 0:
+    if owner is not None:
         tag = f"*{owner}"
     elif cost > 0:
         tag = f"${cost}"
@@ -131,27 +119,24 @@ def _cross_cell(v: _View, c: int) -> str:
 
 def _space_parts(v: _View, sp: int) -> tuple[str, str]:
     """(tile part, passenger/tram part) of a street space."""
-    r = v.raw
-    owner = r["street_owner"][sp]
-    tile = f"{owner}{'W' if v.t['space_wide'][sp] else 'N'}" if owner >= 0 else ""
+    owner = v.sv.streets[sp]
+    tile = f"{owner}{'W' if v.t['space_wide'][sp] else 'N'}" if owner is not None else ""
     extra = ""
-    if r["passenger"][sp] >= 0:
-        extra += f"p{r['passenger'][sp]}"
+    if v.sv.passengers[sp] is not None:
+        extra += f"p{v.sv.passengers[sp]}"
     for p in v.tram_at.get(sp, []):
         extra += f"T{p}"
     return tile, extra
 
 
 def _corner_token(v: _View, bs: int) -> str:
-    r = v.raw
-    if r["bld_level"][bs] == 0:
+    if v.sv.building_levels[bs] == 0:
         return ""
-    marks = "".join(str(r["bld_mark"][bs * 3 + k]) for k in range(r["bld_n"][bs]))
+    marks = "".join(str(m) for m in v.sv.building_markers[bs])
     return "C" + (marks or "-")
 
 
 def _block_lines(v: _View, i: int, j: int) -> tuple[str, str]:
-    r = v.raw
     if i == j:
         ne, sw = v.bs_index[f"NE({i})"], v.bs_index[f"SW({i})"]
         tile, extra = _space_parts(v, 40 + i)
@@ -161,18 +146,17 @@ def _block_lines(v: _View, i: int, j: int) -> tuple[str, str]:
         b = f"{_corner_token(v, sw):<4}" + f"{extra:>4}" + "\\"
         return a, b
     bs = v.bs_index[f"B({i},{j})"]
-    lvl = r["bld_level"][bs]
+    lvl = v.sv.building_levels[bs]
     if lvl == 0:
         return " " * 9, " " * 9
     name = "C" if lvl == 4 else f"L{lvl}"
-    marks = "".join(str(r["bld_mark"][bs * 3 + k]) for k in range(r["bld_n"][bs]))
+    marks = "".join(str(m) for m in v.sv.building_markers[bs])
     return f"{name:^9}", f"{'[' + (marks or '-') + ']':^9}"
 
 
 def _grid(v: _View) -> list[str]:
-    r = v.raw
     codes = [ACTION_CODES.get(ACTION_KINDS[k], "?") if 0 <= k < len(ACTION_KINDS) else "?"
-             for k in r["street_action"]]
+             for k in v.sv.action_tiles]
     out = ["   " + (" " * 9).join(f"c{c}".center(5) for c in range(5))]
     for row in range(5):
         line = f"r{row} "
@@ -210,7 +194,7 @@ def _grid_legend(v: _View) -> list[str]:
              "  player n, pn Passenger, Tn Tram; \\ diagonal D(k)",
              "block: L1-L3 or C corner, [markers bottom..top]"]
     items = []
-    for k in sorted({x for x in v.raw["street_action"]}):
+    for k in sorted(set(v.sv.action_tiles)):
         if 0 <= k < len(ACTION_KINDS):
             items.append(f"{ACTION_CODES[ACTION_KINDS[k]]} {ACTION_TITLES[ACTION_KINDS[k]]}")
     return lines + _wrap("actions: ", items, "; ")
@@ -220,16 +204,16 @@ def _grid_legend(v: _View) -> list[str]:
 # shared boards
 
 def _tracks(v: _View) -> list[str]:
-    r, t = v.raw, v.t
+    sv, t = v.sv, v.t
     out = ["Citizen tracks (# filled, number = VP of an empty space, * mark):"]
     lowest = None
     for k in range(3):
         n = t["track_len"][k]
         marks = set(t["track_mark"][k])
-        mask = r["track"][k]
+        occupied = set(sv.tracks[k])
         cells = []
         for i in range(n):
-            filled = (mask >> i) & 1
+            filled = i in occupied
             vp = t["track_vp"][k][i]
             if filled:
                 cells.append(" *#" if i in marks else "  #")
@@ -241,10 +225,10 @@ def _tracks(v: _View) -> list[str]:
             line += cell
             if i in ends:
                 line += " |"
-        if r["track_off"][k]:
-            line += f" +{r['track_off'][k]}"
+        if sv.tracks_off_board[k]:
+            line += f" +{sv.tracks_off_board[k]}"
         out.append(line)
-        free = [i for i in range(n) if not (mask >> i) & 1]
+        free = [i for i in range(n) if i not in occupied]
         if free:
             vp = t["track_vp"][k][free[0]]
             lowest = vp if lowest is None else min(lowest, vp)
@@ -261,11 +245,11 @@ def _section_ends(v: _View, k: int) -> set[int]:
 
 
 def _cerda(v: _View) -> list[str]:
-    r, t = v.raw, v.t
+    sv, t = v.sv, v.t
     out = ["Cerda Scoring tiles:"]
     for sec in range(3):
-        cond = r["cerda_tile"][sec]
-        state = "scored" if (r["scored"] >> sec) & 1 else "open"
+        cond = sv.cerda_tiles[sec]
+        state = "scored" if sv.cerda_scored[sec] else "open"
         out.append(f"  section {sec + 1}: {_cond(t, cond)}, {t['cond_vp'][cond]} VP each  [{state}]")
     mult = t["cerda_mult"]
     w = max(3, v.n + 1)
@@ -273,7 +257,7 @@ def _cerda(v: _View) -> list[str]:
     mul = "".join(f"{'x' + str(m):>{w}}" for m in mult)
     who = ""
     for i in range(len(mult)):
-        here = "".join(str(p) for p in range(v.n) if r["pl"][p]["cerda"] == i)
+        here = "".join(str(pl.seat) for pl in sv.players if pl.cerda == i)
         who += f"{here or '.':>{w}}"
     out.append(f"Cerda track (start at {t['cerda_start']}):")
     out.append(f"  space {idx}")
@@ -283,22 +267,21 @@ def _cerda(v: _View) -> list[str]:
 
 
 def _modernisme(v: _View) -> list[str]:
-    r, t = v.raw, v.t
-    display = _bits(r["mod_display"])
-    items = [f"{v.mod_name[i]} {_cond(t, t['mod_cond'][i]).split(' ', 1)[1]}" for i in display]
+    sv, t = v.sv, v.t
+    items = [f"{v.mod_name[i]} {_cond(t, t['mod_cond'][i]).split(' ', 1)[1]}" for i in sv.modernisme_display]
     out = _wrap("Modernisme display: ", items)
-    discard = [v.mod_name[i] for i in _bits(r["mod_discard"])]
-    out += _wrap(f"  stack {len(_bits(r['mod_stack']))} face down; discard {len(discard)}: ", discard, " ")
+    discard = [v.mod_name[i] for i in sv.modernisme_discard]
+    out += _wrap(f"  stack {len(sv.modernisme_stack)} face down; discard {len(discard)}: ", discard, " ")
     return out
 
 
 def _public_services(v: _View) -> list[str]:
-    r, t = v.raw, v.t
+    sv, t = v.sv, v.t
     out = ["Public Services:"]
     per_stack = t["ps_tiles_2p"] if v.n == 2 else 3
     for k, name in enumerate(t["ps_names"]):
-        left = r["ps_left"][k]
-        if left < 0:
+        left = sv.public_services_left[k]
+        if left is None:
             continue
         title = " ".join(w.capitalize() for w in name.split("_"))
         if left > 0:
@@ -306,22 +289,22 @@ def _public_services(v: _View) -> list[str]:
             what = f"{left} left, next {t['ps_cost'][idx]} coins -> {t['ps_vp'][idx]} VP"
         else:
             what = "none left"
-        built = [str(p) for p in range(v.n) if (r["pl"][p]["ps_built"] >> k) & 1]
+        built = [str(pl.seat) for pl in sv.players if k in pl.public_services]
         out.append(f"  {title:<20} {what}" + (f"; built by {','.join(built)}" if built else ""))
     return out
 
 
 def _sagrada_offer(v: _View) -> list[str]:
-    r, t = v.raw, v.t
+    t = v.t
     out = []
     for lvl in (1, 2, 3):
-        items = [t["sag_text"][i] for i in _bits(r["sag_offer"]) if t["sag_level"][i] == lvl]
+        items = [t["sag_text"][i] for i in v.sv.sagrada_offer if t["sag_level"][i] == lvl]
         out += _wrap(f"Sagrada offer L{lvl}: ", items)
     return out
 
 
 def _sidewalk(v: _View) -> list[str]:
-    r = v.raw
+    occupied = set(v.sv.sidewalk)
     rows = v.ed.raw.get("sidewalk", {}).get("rows") if isinstance(v.ed.raw, dict) else None
     out = ["Sidewalk (## = cobblestone; otherwise the space's benefit):",
            "    " + "".join(f"c{c}".ljust(9) for c in range(6))]
@@ -329,7 +312,7 @@ def _sidewalk(v: _View) -> list[str]:
         line = f"r{row}  "
         for col in range(6):
             i = row * 6 + col
-            if (r["sidewalk"] >> i) & 1:
+            if i in occupied:
                 cell = "##"
             else:
                 try:
@@ -346,48 +329,48 @@ def _sidewalk(v: _View) -> list[str]:
 # player boards
 
 def _player_lines(v: _View, p: int) -> list[str]:
-    r, t = v.raw, v.t
-    pl = r["pl"][p]
-    mover = v.state.current_player()
+    sv, t = v.sv, v.t
+    pl = sv.players[p]
+    mover = sv.current_player
     tag = []
     if p == mover:
         tag.append("to move")
-    if p == r["cur"] and r["phase"] != C["PH_OVER"]:
+    if p == sv.turn_player and sv.phase != C["PH_OVER"]:
         tag.append("turn")
     head = f"-- Player {p}" + (f" ({', '.join(tag)})" if tag else "") + " "
     out = [head.ljust(WIDTH - 2, "-")]
-    src = [f"{SOURCES[k]} {pl['vp_src'][k]}" for k in range(len(SOURCES)) if pl["vp_src"][k]]
-    out += _wrap(f" score {pl['score']} VP: ", src) if src else [f" score {pl['score']} VP"]
-    cap = t["wh_free"] + pl["cobbles"]
-    cob_vp = t["cobble_vp"][pl["cobbles"] - 1] if pl["cobbles"] > 0 else 0
-    out.append(f" coins {pl['coins']}, cloth {pl['cloth']} (warehouse {pl['coins'] + pl['cloth']}/{cap})"
-               f"   cobblestones out {pl['cobbles']}/6 (end {cob_vp} VP)")
-    nxt = f"next costs {t['inter_cost'][pl['inters']]}" if pl["inters"] < 5 else "all built"
-    out.append(f" Intersections {pl['inters']}/5 ({nxt})   streets left: narrow "
-               f"{t['narrow_total'] - pl['narrow']}, wide {t['wide_total'] - pl['wide']}")
-    pas_vp = t["pass_vp"][pl["passengers"] - 1] if pl["passengers"] > 0 else 0
-    tram = _space_name(pl["tram"]) if pl["tram"] >= 0 else "not placed"
-    out.append(f" passengers {pl['passengers']}/5 (end {pas_vp} VP)   tram {tram}   markers placed {pl['markers']}/8")
-    mult = t["cerda_mult"][pl["cerda"]] if 0 <= pl["cerda"] < len(t["cerda_mult"]) else "?"
-    tiles = [t["sag_text"][x] if x >= 0 else "-" for x in pl["sag_tile"]]
-    out.append(f" Cerda {pl['cerda']} (x{mult})   Sagrada {pl['sagrada']}/{t['sag_spaces'] - 1}: "
+    src = [f"{SOURCES[k]} {pl.vp_sources[k]}" for k in range(len(SOURCES)) if pl.vp_sources[k]]
+    out += _wrap(f" score {pl.score} VP: ", src) if src else [f" score {pl.score} VP"]
+    cap = t["wh_free"] + pl.cobblestones
+    cob_vp = t["cobble_vp"][pl.cobblestones - 1] if pl.cobblestones > 0 else 0
+    out.append(f" coins {pl.coins}, cloth {pl.cloth} (warehouse {pl.coins + pl.cloth}/{cap})"
+               f"   cobblestones out {pl.cobblestones}/6 (end {cob_vp} VP)")
+    nxt = f"next costs {t['inter_cost'][pl.intersections]}" if pl.intersections < 5 else "all built"
+    out.append(f" Intersections {pl.intersections}/5 ({nxt})   streets left: narrow "
+               f"{t['narrow_total'] - pl.narrow_laid}, wide {t['wide_total'] - pl.wide_laid}")
+    pas_vp = t["pass_vp"][pl.passengers - 1] if pl.passengers > 0 else 0
+    tram = _space_name(pl.tram) if pl.tram is not None else "not placed"
+    out.append(f" passengers {pl.passengers}/5 (end {pas_vp} VP)   tram {tram}   markers placed {pl.markers_placed}/8")
+    mult = t["cerda_mult"][pl.cerda] if 0 <= pl.cerda < len(t["cerda_mult"]) else "?"
+    tiles = [t["sag_text"][x] if x is not None else "-" for x in pl.sagrada_tiles]
+    out.append(f" Cerda {pl.cerda} (x{mult})   Sagrada {pl.sagrada}/{t['sag_spaces'] - 1}: "
                + " | ".join(tiles))
     mods = []
     for k in range(5):
-        tile = pl["mod_tile"][k]
-        name = v.mod_name[tile] if tile >= 0 else "-"
-        mods.append(f"{k + 1}:{name} {'up' if pl['mod_up'][k] else 'down'}")
+        tile = pl.modernisme[k]
+        name = v.mod_name[tile] if tile is not None else "-"
+        mods.append(f"{k + 1}:{name} {'up' if pl.modernisme_up[k] else 'down'}")
     out += _wrap(" Modernisme: ", mods, "  ")
     built = [" ".join(w.capitalize() for w in t["ps_names"][k].split("_")) for k in range(len(t["ps_names"]))
-             if (pl["ps_built"] >> k) & 1]
+             if k in pl.public_services]
     out += _wrap(" Public Services: ", built)
-    hand = pl["hand"]
-    if any(h < 0 for h in hand):
-        hand_text = f"{max(hand[0], 0)} hidden"
+    hand = pl.hand
+    if hand is None:
+        hand_text = f"{pl.hand_size} hidden"
     else:
         letters = [CLASS_LETTERS[k] for k in range(3) for _ in range(hand[k])]
         hand_text = " ".join(letters) if letters else "empty"
-    out.append(f" hand: {hand_text}   turns played {pl['turns']}")
+    out.append(f" hand: {hand_text}   turns played {pl.turns}")
     return out
 
 
@@ -404,14 +387,12 @@ def render_player(state: Any, p: int) -> str:
 # whose decision
 
 def _status(v: _View) -> str:
-    state, r = v.state, v.raw
-    phase = PHASES.get(r["phase"], str(r["phase"]))
-    frame = ""
-    if r["nframes"] > 0:
-        f = r["frames"][r["nframes"] - 1]
-        frame = FRAMES.get(f["kind"], str(f["kind"]))
+    state, sv = v.state, v.sv
+    phase = sv.phase_name
+    top = sv.top_frame
+    frame = top.kind_name if top is not None else ""
     where = f"phase {phase}" + (f", frame {frame}" if frame else "")
-    cp = state.current_player()
+    cp = sv.current_player
     if state.is_terminal():
         scores = state.scores()
         ret = state.returns()
@@ -420,42 +401,41 @@ def _status(v: _View) -> str:
         return (f"Game over. Scores: {', '.join(f'P{p} {s}' for p, s in enumerate(scores))}. "
                 f"Winner: player {' and '.join(winners)}.")
     if cp == C["CHANCE"]:
-        if r["reveal_pending"] > 0:
-            what = (f"reveal a Modernisme tile ({len(_bits(r['mod_stack']))} in the stack, "
-                    f"{r['reveal_pending']} to reveal)")
+        if sv.reveal_pending > 0:
+            what = (f"reveal a Modernisme tile ({len(sv.modernisme_stack)} in the stack, "
+                    f"{sv.reveal_pending} to reveal)")
         else:
-            bag = ", ".join(f"{CLASS_LETTERS[k]} {r['bag'][k]}" for k in range(3))
-            what = f"player {r['cur']} draws a citizen (bag: {bag}; {r['draws_left']} to draw)"
+            bag = ", ".join(f"{CLASS_LETTERS[k]} {sv.bag[k]}" for k in range(3))
+            what = f"player {sv.turn_player} draws a citizen (bag: {bag}; {sv.draws_left} to draw)"
         return f"Chance: {what}\n  [{where}]"
-    if r["discard_player"] >= 0:
+    if sv.discard_player is not None:
         what = "Warehouse overflow: discard a coin or a cloth"
-    elif r["nframes"] > 0:
-        f = r["frames"][r["nframes"] - 1]
-        kind = f["kind"]
+    elif top is not None:
+        kind = top.kind
         if kind == C["FR_GRANT"]:
-            gk = f["a"]
+            gk = top.a
             name = GRANT_KINDS[gk] if 0 <= gk < len(GRANT_KINDS) else str(gk)
             what = f"granted action {name} (or skip)"
         elif kind == C["FR_NARROW2"]:
             what = "lay the second Narrow street tile"
         elif kind == C["FR_PASSENGER"]:
-            what = f"place a Passenger on {_space_name(f['a'])}? (or skip)"
+            what = f"place a Passenger on {_space_name(top.a)}? (or skip)"
         elif kind == C["FR_SAGRADA"]:
-            what = f"Sagrada steps ({f['a']} left): step or stop"
+            what = f"Sagrada steps ({top.a} left): step or stop"
         elif kind == C["FR_SAG_TILE"]:
-            what = f"choose a level {f['a']} Sagrada tile for slot {f['b'] + 1}"
+            what = f"choose a level {top.a} Sagrada tile for slot {top.b + 1}"
         elif kind == C["FR_RES"]:
-            what = f"split {f['a']} resources between coins and cloth"
+            what = f"split {top.a} resources between coins and cloth"
         elif kind == C["FR_INT_PICK"]:
-            what = f"pick Intersection benefits ({f['a']} left; player {r['cur']}'s turn)"
+            what = f"pick Intersection benefits ({top.a} left; player {sv.turn_player}'s turn)"
         else:
             what = "decide"
-    elif r["phase"] == C["PH_PLACE"]:
+    elif sv.phase == C["PH_PLACE"]:
         what = "place citizens on a crossing (turn step 1)"
-    elif r["phase"] == C["PH_ACTIONS"]:
-        c = r["place_crossing"]
+    elif sv.phase == C["PH_ACTIONS"]:
+        c = sv.place_crossing
         what = f"actions of crossing ({c % 5},{c // 5}), or end actions"
-    elif r["phase"] == C["PH_BUILD"]:
+    elif sv.phase == C["PH_BUILD"]:
         what = "construct a building (step 2, compulsory)"
     else:
         what = "decide"
@@ -466,10 +446,9 @@ def _status(v: _View) -> str:
 def render_state(state: Any) -> str:
     """The whole table as plain text (see the module docstring)."""
     v = _View(state)
-    r = v.raw
-    turns = [r["pl"][p]["turns"] for p in range(v.n)]
-    head = (f"Barcelona, {v.n} players, edition {state.edition}; round {min(turns) + 1}"
-            + ("; END TRIGGERED" if r["end_triggered"] else ""))
+    sv = v.sv
+    head = (f"Barcelona, {v.n} players, edition {state.edition}; round {sv.round_number}"
+            + ("; END TRIGGERED" if sv.end_triggered else ""))
     out = [head, ""]
     out += _grid(v)
     out += _grid_legend(v)
@@ -480,9 +459,9 @@ def render_state(state: Any) -> str:
     out += _modernisme(v)
     out += _public_services(v)
     out += _sagrada_offer(v)
-    left = [f"{k} {r['bld_stack'][i]}" for i, k in enumerate(("corner", "L1", "L2", "L3"))]
+    left = [f"{k} {sv.building_tiles_left[i]}" for i, k in enumerate(("corner", "L1", "L2", "L3"))]
     out.append("Buildings left: " + ", ".join(left) + "; bonus rows taken: "
-               + (" ".join(str(j) for j in range(4) if (r["bonus_rows"] >> j) & 1) or "none"))
+               + (" ".join(str(j) for j in range(4) if j in sv.bonus_rows_taken) or "none"))
     out.append("")
     out += _sidewalk(v)
     for p in range(v.n):

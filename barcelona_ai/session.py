@@ -136,9 +136,8 @@ class Session:
         s = self.state
         if s.is_chance_node() or s.is_terminal():
             return False
-        raw = s.raw()
-        cur = raw["cur"]
-        key = (cur, raw["pl"][cur]["turns"])
+        cur = s.turn_player
+        key = (cur, s.view().players[cur].turns)
         if key == self.header_key:
             return False
         self.header_key = key
@@ -155,7 +154,7 @@ class Session:
 
     def push_hidden_draw(self) -> int:
         """Table mode: another player's draw the seat does not see, sampled; returns that player."""
-        cur = self.state.raw()["cur"]
+        cur = self.state.turn_player
         self.push(hidden_draw_entry(), False)
         return cur
 
@@ -228,7 +227,7 @@ def reveal_action(state: State, text: str) -> int:
 
 
 def hand_size(state: State, p: int) -> int:
-    return sum(max(h, 0) for h in state.raw()["pl"][p]["hand"])
+    return state.hand_size(p)
 
 
 def seen_by(record: GameRecord, seat: int, seed: int) -> GameRecord:
@@ -255,7 +254,7 @@ def own_draw(s: State, seat: int) -> bool:
 def other_placement(s: State, seat: int) -> bool:
     if s.is_chance_node() or s.is_terminal() or s.current_player() == seat:
         return False
-    return s.raw()["phase"] == C["PH_PLACE"] and any(a < C["A_INT_PICK"] for a in s.legal_actions())
+    return s.phase == C["PH_PLACE"] and any(a < C["A_INT_PICK"] for a in s.legal_actions())
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ LAYERS = [
     {"errors", "_version"},                                    # no dependencies
     {"jsonio"},                                                # safe file and JSON reading
     {"tables"},                                                # the board data (editions)
+    {"view"},                                                  # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
     {"invariants", "notation", "position", "render", "record"},  # the Python layer on the state
     {"search"},                                                # the compiled ISMCTS
@@ -157,9 +158,9 @@ def test_no_import_cycles():
         visit(name, [])
 
 
-def test_the_core_imports_only_errors_and_tables():
+def test_the_core_imports_only_errors_tables_and_view():
     """The core's State methods for notation, positions and text use registered services (core.pyx docstring)."""
-    assert _graph()["core"] == {"errors", "tables"}
+    assert _graph()["core"] == {"errors", "tables", "view"}
 
 
 def _run(code: str) -> str:
