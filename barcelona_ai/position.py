@@ -33,6 +33,7 @@ from .invariants import check_raw
 from .jsonio import parse_json, read_bytes, show_path
 from .tables import (ACTION_KINDS, BUILDING_TYPES, CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_BUILDING_SPACES,
                      NUM_CROSSINGS, NUM_SIDEWALK, NUM_SPACES, SPACE_INDEX, load_edition, space_name)
+from .view import FrameView, PlayerView
 
 __all__ = ["FORMAT", "VERSION", "PHASES", "FRAME_KINDS", "state_to_json", "state_from_json", "load_position",
            "dump_position"]
@@ -154,122 +155,112 @@ def _bits(mask: int, n: int) -> list[int]:
 # ---------------------------------------------------------------------------------------------------------------
 # writing
 
-def _frame_to_json(f: dict, nm: _Names) -> dict:
-    kind = FRAME_KINDS[f["kind"]]
-    out: dict[str, Any] = {"kind": kind, "player": f["player"]}
+def _frame_to_json(f: FrameView, nm: _Names) -> dict:
+    kind = FRAME_KINDS[f.kind]
+    out: dict[str, Any] = {"kind": kind, "player": f.player}
     if kind == "EFFECTS":                 # the core leaves the fields a kind does not use at 0 (push_frame)
-        out["effects"] = nm.eff[f["lst"]]
-        out["next"] = f["a"]
-        if any(code == nm.marker_code for code, _ in nm.ed.effect_lists[f["lst"]]):
-            out["building"] = nm.bs[f["b"]]
+        out["effects"] = nm.eff[f.effect_list]
+        out["next"] = f.a
+        if any(code == nm.marker_code for code, _ in nm.ed.effect_lists[f.effect_list]):
+            out["building"] = nm.bs[f.b]
     elif kind == "GRANT":
-        out["action"] = GRANT_KINDS[f["a"]]
+        out["action"] = GRANT_KINDS[f.a]
     elif kind == "PASSENGER":
-        out["space"] = space_name(f["a"])
-        out["coin_free"] = bool(f["b"])
+        out["space"] = space_name(f.a)
+        out["coin_free"] = bool(f.b)
     elif kind == "SAGRADA":
-        out["steps_left"] = f["a"]
+        out["steps_left"] = f.a
     elif kind == "SAG_TILE":
-        out["level"] = f["a"]
-        out["slot"] = f["b"]
+        out["level"] = f.a
+        out["slot"] = f.b
     elif kind == "RES":
-        out["resources"] = f["a"]
+        out["resources"] = f.a
     elif kind == "INT_PICK":
-        out["picks_left"] = f["a"]
-        out["slots_taken"] = _bits(f["b"] & 0xFF, 8)
-    out["source"] = SOURCES[f["src"]]
+        out["picks_left"] = f.a
+        out["slots_taken"] = _bits(f.b & 0xFF, 8)
+    out["source"] = SOURCES[f.source]
     return out
 
 
+def _ids_below(ids: tuple[int, ...], n: int) -> list[int]:
+    """The ids of a view's id tuple that name one of `n` pieces (the ones a mask may hold beyond are none)."""
+    return [i for i in ids if i < n]
+
+
+def _player_to_json(pl: PlayerView, nm: _Names) -> dict:
+    if pl.hand is None:                   # hidden from the viewpoint (or in a state built from an observation)
+        hand: dict[str, int] = {"hidden": pl.hand_size}
+    else:
+        hand = {CLASSES[k]: pl.hand[k] for k in range(3)}
+    return {
+        "seat": pl.seat, "score": pl.score,
+        "vp_by_source": {SOURCES[i]: v for i, v in enumerate(pl.vp_sources) if v},
+        "coins": pl.coins, "cloth": pl.cloth, "cobblestones": pl.cobblestones, "intersections": pl.intersections,
+        "narrow_laid": pl.narrow_laid, "wide_laid": pl.wide_laid, "passengers": pl.passengers,
+        "tram": space_name(pl.tram) if pl.tram is not None else None, "markers_placed": pl.markers_placed,
+        "cerda": pl.cerda, "sagrada": pl.sagrada,
+        "modernisme": [{"tile": nm.mod[tile] if tile is not None else None, "marker_up": up}
+                       for tile, up in zip(pl.modernisme, pl.modernisme_up)],
+        "sagrada_tiles": [nm.sag[x] if x is not None else None for x in pl.sagrada_tiles],
+        "public_services": [nm.ps[i] for i in _ids_below(pl.public_services, len(nm.ps))],
+        "hand": hand, "turns": pl.turns}
+
+
 def state_to_json(state: State, viewpoint: int | None = None) -> dict:
-    """The position document of `state` (docs/positions.md); with `viewpoint`, only what that seat may know."""
-    r = state.raw()
-    ed = state.game_data.edition
-    nm = _names(ed)
-    n = r["num_players"]
+    """The position document of `state` (docs/positions.md); with `viewpoint`, only what that seat may know.
+
+    It reads the state's view (``state.view(viewpoint)``, view.StateView): for a viewpoint that view already
+    holds only what the seat may know (the other hands as sizes, the unseen pool instead of the bag)."""
+    n = state.num_players
     if viewpoint is not None:
         if isinstance(viewpoint, bool) or not isinstance(viewpoint, int) or not 0 <= viewpoint < n:
             raise PlayerCountError(f"no seat {viewpoint!r} in a {n}-player game")
+    v = state.view(viewpoint)
+    ed = state.game_data.edition
+    nm = _names(ed)
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "edition": getattr(ed, "source", ed.name)}
     if viewpoint is not None:
         doc["viewpoint"] = viewpoint
-    doc["to_move"] = r["cur"]
-    doc["phase"] = PHASES[r["phase"]]
-    sa = r["street_action"]
+    doc["to_move"] = v.turn_player
+    doc["phase"] = PHASES[v.phase]
+    sa = v.action_tiles
     doc["action_tiles"] = {"vertical": [ACTION_KINDS[x] for x in sa[0:5]],
                            "horizontal": [ACTION_KINDS[x] for x in sa[5:10]], "diagonal": ACTION_KINDS[sa[10]]}
     crossings = {}
-    for c in range(NUM_CROSSINGS):
-        lo, hi, it = r["cross_lo"][c], r["cross_hi"][c], r["cross_int"][c]
-        if lo < 0 and hi < 0 and it < 0:
-            continue
-        cits = [CLASSES[x] for x in (lo, hi) if x >= 0]
-        crossings[_cross_name(c)] = {"citizens": cits, "intersection": it if it >= 0 else None}
+    for c, (cits, it) in enumerate(zip(v.crossings, v.intersections)):
+        if cits or it is not None:
+            crossings[_cross_name(c)] = {"citizens": [CLASSES[x] for x in cits], "intersection": it}
     doc["crossings"] = crossings
-    streets = {}
-    for sp in range(NUM_SPACES):
-        o, pa = r["street_owner"][sp], r["passenger"][sp]
-        if o < 0 and pa < 0:
-            continue
-        streets[space_name(sp)] = {"owner": o if o >= 0 else None, "passenger": pa if pa >= 0 else None}
-    doc["streets"] = streets
-    buildings = {}
-    for bs in range(NUM_BUILDING_SPACES):
-        lvl, k = r["bld_level"][bs], r["bld_n"][bs]
-        if lvl == 0 and k == 0:
-            continue
-        buildings[nm.bs[bs]] = {"level": LEVEL_NAMES.get(lvl, lvl), "markers": r["bld_mark"][bs * 3: bs * 3 + k]}
-    doc["buildings"] = buildings
-    doc["building_tiles_left"] = {BUILDING_TYPES[i]: r["bld_stack"][i] for i in range(4)}
-    doc["bonus_rows_taken"] = _bits(r["bonus_rows"], 16)
-    doc["citizen_tracks"] = {CLASSES[k]: {"occupied": _bits(r["track"][k], 32), "off_board": r["track_off"][k]}
+    doc["streets"] = {space_name(sp): {"owner": o, "passenger": pa}
+                      for sp, (o, pa) in enumerate(zip(v.streets, v.passengers)) if o is not None or pa is not None}
+    doc["buildings"] = {nm.bs[bs]: {"level": LEVEL_NAMES.get(lvl, lvl), "markers": list(marks)}
+                        for bs, (lvl, marks) in enumerate(zip(v.building_levels, v.building_markers))
+                        if lvl != 0 or marks}
+    doc["building_tiles_left"] = {BUILDING_TYPES[i]: v.building_tiles_left[i] for i in range(4)}
+    doc["bonus_rows_taken"] = list(v.bonus_rows_taken)
+    doc["citizen_tracks"] = {CLASSES[k]: {"occupied": list(v.tracks[k]), "off_board": v.tracks_off_board[k]}
                              for k in range(3)}
-    doc["cerda_tiles"] = [{"tile": nm.cond_ids[r["cerda_tile"][i]], "scored": bool((r["scored"] >> i) & 1)}
-                          for i in range(3)]
-    doc["cerda_scorings_done"] = r["scorings"]
-    doc["modernisme"] = {key: [nm.mod[i] for i in _bits(r[field], len(nm.mod))]
-                         for key, field in (("stack", "mod_stack"), ("display", "mod_display"),
-                                            ("discard", "mod_discard"))}
-    doc["public_services"] = {nm.ps[i]: r["ps_left"][i] for i in range(len(nm.ps)) if r["ps_left"][i] >= 0}
-    doc["sagrada_offer"] = [nm.sag[i] for i in _bits(r["sag_offer"], len(nm.sag))]
-    doc["sidewalk"] = [_side_name(i) for i in _bits(r["sidewalk"], NUM_SIDEWALK)]
-    bag = list(r["bag"])
-    if viewpoint is not None:
-        for p in range(n):
-            if p != viewpoint:
-                for k in range(3):
-                    bag[k] += r["pl"][p]["hand"][k]
-    doc["unseen_pool" if viewpoint is not None else "bag"] = {CLASSES[k]: bag[k] for k in range(3)}
-    players = []
-    for p in range(n):
-        pl = r["pl"][p]
-        if viewpoint is not None and p != viewpoint:
-            hand: dict[str, int] = {"hidden": sum(pl["hand"])}
-        else:
-            hand = {CLASSES[k]: pl["hand"][k] for k in range(3)}
-        players.append({
-            "seat": p, "score": pl["score"],
-            "vp_by_source": {SOURCES[i]: pl["vp_src"][i] for i in range(len(SOURCES)) if pl["vp_src"][i]},
-            "coins": pl["coins"], "cloth": pl["cloth"], "cobblestones": pl["cobbles"], "intersections": pl["inters"],
-            "narrow_laid": pl["narrow"], "wide_laid": pl["wide"], "passengers": pl["passengers"],
-            "tram": space_name(pl["tram"]) if pl["tram"] >= 0 else None, "markers_placed": pl["markers"],
-            "cerda": pl["cerda"], "sagrada": pl["sagrada"],
-            "modernisme": [{"tile": nm.mod[pl["mod_tile"][i]] if pl["mod_tile"][i] >= 0 else None,
-                            "marker_up": bool(pl["mod_up"][i])} for i in range(5)],
-            "sagrada_tiles": [nm.sag[x] if x >= 0 else None for x in pl["sag_tile"]],
-            "public_services": [nm.ps[i] for i in _bits(pl["ps_built"], len(nm.ps))],
-            "hand": hand, "turns": pl["turns"]})
-    doc["players"] = players
-    nf = r["nframes"]
-    ts: dict[str, Any] = {
-        "place_crossing": _cross_name(r["place_crossing"]) if r["place_crossing"] >= 0 else None,
-        "streets_used": [STREET_DIRS[i] for i in range(3) if (r["streets_used"] >> i) & 1],
-        "frames": [_frame_to_json(f, nm) for f in r["frames"][:nf]],
-        "discard_player": r["discard_player"] if r["discard_player"] >= 0 else None,
-        "reveal_pending": r["reveal_pending"], "refresh_pending": r["refresh_pending"],
-        "draws_left": r["draws_left"], "activity": bool(r["activity"]), "end_triggered": bool(r["end_triggered"]),
+    doc["cerda_tiles"] = [{"tile": nm.cond_ids[tile], "scored": scored}
+                          for tile, scored in zip(v.cerda_tiles, v.cerda_scored)]
+    doc["cerda_scorings_done"] = v.cerda_scorings_done
+    doc["modernisme"] = {key: [nm.mod[i] for i in _ids_below(ids, len(nm.mod))]
+                         for key, ids in (("stack", v.modernisme_stack), ("display", v.modernisme_display),
+                                          ("discard", v.modernisme_discard))}
+    doc["public_services"] = {nm.ps[i]: left for i, left in enumerate(v.public_services_left[:len(nm.ps)])
+                              if left is not None}
+    doc["sagrada_offer"] = [nm.sag[i] for i in _ids_below(v.sagrada_offer, len(nm.sag))]
+    doc["sidewalk"] = [_side_name(i) for i in _ids_below(v.sidewalk, NUM_SIDEWALK)]
+    pool = v.bag if viewpoint is None else v.unseen_pool       # a viewpoint's view holds the pool, not the bag
+    doc["unseen_pool" if viewpoint is not None else "bag"] = {CLASSES[k]: pool[k] for k in range(3)}
+    doc["players"] = [_player_to_json(pl, nm) for pl in v.players]
+    doc["turn_state"] = {
+        "place_crossing": _cross_name(v.place_crossing) if v.place_crossing is not None else None,
+        "streets_used": [STREET_DIRS[i] for i in v.streets_used if i < len(STREET_DIRS)],
+        "frames": [_frame_to_json(f, nm) for f in v.frames],
+        "discard_player": v.discard_player,
+        "reveal_pending": v.reveal_pending, "refresh_pending": v.refresh_pending,
+        "draws_left": v.draws_left, "activity": v.activity, "end_triggered": v.end_triggered,
     }
-    doc["turn_state"] = ts
     return doc
 
 

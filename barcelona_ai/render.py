@@ -23,13 +23,6 @@ ACTION_CODES = {
     "BUILD_2_NARROW": "NAR", "BUILD_INTERSECTION": "INT", "IMPROVE_MODERNISME": "IMP",
     "TAKE_MODERNISME": "TAK", "BUILD_PUBLIC_SERVICE": "PS", "MOVE_TRAM": "TRM", "CERDA_PLUS_2": "CER",
 }
-ACTION_TITLES = {
-    "GAIN_2_COINS": "Gain 2 Coins", "GAIN_CLOTH_3VP": "Gain 1 Cloth + 3 VP", "PLACE_COBBLESTONE": "Place Cobblestone",
-    "BUILD_1_WIDE": "Build 1 Wide Street", "BUILD_2_NARROW": "Build 2 Narrow Streets",
-    "BUILD_INTERSECTION": "Build an Intersection", "IMPROVE_MODERNISME": "Improve Modernisme",
-    "TAKE_MODERNISME": "Take Modernisme", "BUILD_PUBLIC_SERVICE": "Build a Public Service",
-    "MOVE_TRAM": "Move your Tram", "CERDA_PLUS_2": "Cerda +2",
-}
 __all__ = ["render_state", "render_player"]
 
 
@@ -196,7 +189,7 @@ def _grid_legend(v: _View) -> list[str]:
     items = []
     for k in sorted(set(v.sv.action_tiles)):
         if 0 <= k < len(ACTION_KINDS):
-            items.append(f"{ACTION_CODES[ACTION_KINDS[k]]} {ACTION_TITLES[ACTION_KINDS[k]]}")
+            items.append(f"{ACTION_CODES[ACTION_KINDS[k]]} {v.t['action_titles'][k]}")
     return lines + _wrap("actions: ", items, "; ")
 
 

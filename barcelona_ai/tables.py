@@ -65,6 +65,7 @@ SIMPLE_CODES = ("COIN", "CLOTH", "VP", "CERDA")   # what street spaces and Inter
 EFFECT_AMOUNTS = {"COIN": (0, 20), "CLOTH": (0, 20), "RES": (1, 5), "VP": (0, 30), "CERDA": (-16, 16),
                   "SAGRADA": (0, 16)}
 MAX_CONDITIONS = 32           # core.pxd DataC.cond_kind[32]
+MAX_TITLE = 40                # characters of a printed title (action_titles)
 
 
 def _short(x: Any, limit: int = 60) -> str:
@@ -382,6 +383,16 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     for kind in ("GAIN_2_COINS", "GAIN_CLOTH_3VP", "CERDA_PLUS_2"):
         t["action_list"].append(b.list_id(b.effects(b.get(aeff, kind, "action_effects", str),
                                                     f"action_effects.{kind}", SIMPLE_CODES)))
+    titles = b.get(doc, "action_titles", "", dict)          # printed on the tiles; the text rendering shows them
+    for key in titles:
+        if key not in ACTION_KINDS:
+            b.fail(f"action_titles.{_short(key)}", "unknown action tile")
+    t["action_titles"] = []
+    for kind in ACTION_KINDS:
+        title = b.get(titles, kind, "action_titles", str)
+        if not 1 <= len(title) <= MAX_TITLE or not title.isprintable() or not title.strip():
+            b.fail(f"action_titles.{kind}", f"a title of 1..{MAX_TITLE} printable characters, got {_short(title)}")
+        t["action_titles"].append(title)
     printed = b.get(doc, "printed_setup", "", dict)
     vert = b.str_list(printed, "vertical", "printed_setup")
     hor = b.str_list(printed, "horizontal", "printed_setup")

@@ -2,7 +2,8 @@
 
 A position is edited through the raw C state (``State.raw()`` gives nested dicts with the field names of
 ``barcelona_ai/core.pxd``; ``_set_raw`` writes them back) and then settled, so a test can set up exactly the
-table a rule talks about and then apply real actions.
+table a rule talks about and then apply real actions. Tests read a state through ``State.view()``
+(barcelona_ai/view.py) and the State accessors, not raw(): raw() is only the way in for such edits.
 """
 from __future__ import annotations
 
@@ -74,6 +75,12 @@ def build_id(space_name: str, btype: str, crossings: list[tuple[int, int]]) -> i
         if T["opt_space"][o] == bs and T["opt_type"][o] == ty and T["opt_mask"][o] == mask:
             return C["A_BUILD"] + o
     raise KeyError((space_name, btype, crossings))
+
+
+def mask(ids) -> int:
+    """The bitmask of a view's tuple of ids (bit i set for each id i), to compare with the mask literals of the
+    positions the tests build."""
+    return sum(1 << i for i in ids)
 
 
 def legal(s: State) -> set[int]:

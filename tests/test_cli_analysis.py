@@ -78,7 +78,7 @@ def test_shipped_examples_load_and_are_what_they_claim():
         s = example_position(f"start-{p}p")
         assert s.hash() == new_game(p, seed=1, setup="random").hash()
     mid = example_position("midgame-3p")
-    assert mid.num_players == 3 and mid.raw()["phase"] == 0            # start of a turn: a placement (R33)
+    assert mid.num_players == 3 and mid.phase == 0            # start of a turn: a placement (R33)
     assert not mid.is_chance_node() and min(mid.scores()) > 0
     with pytest.raises(BarcelonaError, match="start-2p"):
         example_position("endgame-5p")

@@ -118,7 +118,7 @@ def _first_turn_script(seed):
     while True:
         if s.is_chance_node():
             acts = s.legal_actions()
-            assert s.raw()["cur"] == 0 or acts[0] >= C["A_REVEAL"]
+            assert s.turn_player == 0 or acts[0] >= C["A_REVEAL"]
             if acts[0] >= C["A_REVEAL"]:
                 a = acts[-1]
                 if len(acts) > 1:
@@ -139,7 +139,7 @@ def _first_turn_script(seed):
 def test_table_mode_entries_hint_hidden_draws_and_bad_input(tmp_path):
     seed = 5
     own, s = _first_turn_script(seed)
-    assert s.current_player() == 1 and s.raw()["phase"] == C["PH_PLACE"]
+    assert s.current_player() == 1 and s.phase == C["PH_PLACE"]
     crossing = (s.legal_actions()[-1] - C["A_PLACE"]) // 3
     placement = f"place ({crossing % 5},{crossing // 5}) U/W"
     saved = tmp_path / "table.json"
@@ -192,15 +192,15 @@ def _transcribe(players, seed, seat=0):
             if acts[0] >= C["A_REVEAL"]:
                 if len(acts) > 1:
                     lines.append(s.action_to_string(a))
-            elif s.raw()["cur"] == seat:
+            elif s.turn_player == seat:
                 lines.append(s.action_to_string(a))
             s.apply(a)
             continue
         p = s.current_player()
         a = rng.choice(acts)
-        if p != seat and s.raw()["phase"] == C["PH_PLACE"] and a < C["A_INT_PICK"]:
+        if p != seat and s.phase == C["PH_PLACE"] and a < C["A_INT_PICK"]:
             c, top = divmod(a - C["A_PLACE"], 3)
-            hand = list(s.raw()["pl"][p]["hand"])
+            hand = list(s.hand(p))
             hand[top] -= 1
             rest = [k for k in range(3) for _ in range(hand[k])]
             lines.append(f"place ({c % 5},{c // 5}) {'WMU'[top]}" + (f"/{'WMU'[rest[0]]}" if rest else ""))
@@ -289,9 +289,9 @@ def _random_walk_until(players, found, games=2000):
 def _own_draw_of_a_class_held_by_the_other_hand():
     """2 players, seat 0 about to draw (R32): the bag has no citizen of class k, the opponent's hand has one."""
     def found(s):
-        r = s.raw()
-        if s.is_chance_node() and s.legal_actions()[0] < C["A_REVEAL"] and r["cur"] == 0:
-            return next((k for k in range(3) if r["bag"][k] == 0 and r["pl"][1]["hand"][k] > 0), None)
+        v = s.view()
+        if s.is_chance_node() and s.legal_actions()[0] < C["A_REVEAL"] and v.turn_player == 0:
+            return next((k for k in range(3) if v.bag[k] == 0 and v.players[1].hand[k] > 0), None)
         return None
     s, k = _random_walk_until(2, found)
     rec = GameRecord(players=2, start={"position": s.to_json(viewpoint=0)}, viewpoint=0,
@@ -319,12 +319,12 @@ def test_record_replay_of_own_draw_held_by_a_sampled_hand():
 def _placement_needing_a_third_hand():
     """3 players, seat 1 to place two citizens: class k is in nobody's reach but seat 2's sampled hand."""
     def found(s):
-        r = s.raw()
-        if s.is_chance_node() or r["phase"] != C["PH_PLACE"] or s.current_player() != 1 or \
-                sum(r["pl"][1]["hand"]) != 2:
+        v = s.view()
+        if s.is_chance_node() or v.phase != C["PH_PLACE"] or s.current_player() != 1 or \
+                sum(v.players[1].hand) != 2:
             return None
-        return next((k for k in range(3) if r["bag"][k] == 0 and r["pl"][2]["hand"][k] > 0
-                     and r["pl"][1]["hand"][k] == 0), None)
+        return next((k for k in range(3) if v.bag[k] == 0 and v.players[2].hand[k] > 0
+                     and v.players[1].hand[k] == 0), None)
     s, k = _random_walk_until(3, found)
     place = next(a for a in s.legal_actions() if a < C["A_INT_PICK"])
     c = (place - C["A_PLACE"]) // 3
@@ -338,7 +338,7 @@ def test_table_placement_of_a_citizen_only_a_third_sampled_hand_holds():
     bottom = "WMU".index(move[-1])
     give_hand(s, 1, [k, bottom], 0)
     s.apply(a)
-    assert s.raw()["cross_hi"][(a - C["A_PLACE"]) // 3] == k
+    assert s.view().crossings[(a - C["A_PLACE"]) // 3][1] == k
 
 
 def test_record_placement_of_a_citizen_only_a_third_sampled_hand_holds():
@@ -346,4 +346,4 @@ def test_record_placement_of_a_citizen_only_a_third_sampled_hand_holds():
     s, k, a, move = _placement_needing_a_third_hand()
     place_with_known_citizens(s, a, move, 0)
     c = (a - C["A_PLACE"]) // 3
-    assert s.raw()["cross_hi"][c] == k and s.raw()["cross_lo"][c] == "WMU".index(move[-1])
+    assert s.view().crossings[c] == ("WMU".index(move[-1]), k)

@@ -57,7 +57,7 @@ def _walk_docs(seed: int, every: int) -> list[dict]:
     busy = seed % 4 == 3              # mostly avoid skipping: later game situations (full stacks, deep frames)
     passive = {330, 331, 333, 80}     # A_SKIP, A_END_ACTIONS, A_SAG_STOP, A_INT_DONE
     while True:
-        if step % every == 0 or s.raw()["nframes"] >= 2 or s.raw()["discard_player"] >= 0:
+        if step % every == 0 or len(s.view().frames) >= 2 or s.view().discard_player is not None:
             out.append(s.to_json())
             if step % (every * 2) == 0:
                 out.append(s.to_json(viewpoint=step % s.num_players))

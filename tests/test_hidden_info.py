@@ -22,11 +22,11 @@ def test_determinize_keeps_observation_and_pool():
             for seed in range(20):
                 d = s.determinize(p, seed)
                 assert d.observation_hash(p) == s.observation_hash(p)
-                assert d.raw()["pl"][p]["hand"] == s.raw()["pl"][p]["hand"]
+                assert d.hand(p) == s.hand(p)
                 for q in range(players):
-                    assert sum(d.raw()["pl"][q]["hand"]) == sum(s.raw()["pl"][q]["hand"])
+                    assert sum(d.hand(q)) == sum(s.hand(q))
                 seen.add(d.hash())
-            hidden = sum(sum(s.raw()["pl"][q]["hand"]) for q in range(players) if q != p)
+            hidden = sum(sum(s.hand(q)) for q in range(players) if q != p)
             if hidden:
                 assert len(seen) > 1, "determinizations should vary the unseen hands"
 
@@ -54,6 +54,6 @@ def test_observation_dict_has_no_hidden_hand():
     s = mid_game(3)
     obs = s.observation(0)
     for q in (1, 2):
-        size = sum(s.raw()["pl"][q]["hand"])
+        size = sum(s.hand(q))
         assert obs["pl"][q]["hand"] == [size, -1, -1]
-    assert sum(obs["bag"]) == sum(s.raw()["bag"]) + sum(sum(s.raw()["pl"][q]["hand"]) for q in (1, 2))
+    assert sum(obs["bag"]) == sum(s.view().bag) + sum(sum(s.hand(q)) for q in (1, 2))

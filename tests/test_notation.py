@@ -27,8 +27,7 @@ def _walk_states(players: int, seed: int):
 
 
 def _top_frame(s):
-    raw = s.raw()
-    return raw["frames"][raw["nframes"] - 1] if raw["nframes"] else None
+    return s.view().top_frame
 
 
 def _find(pred, players=(2, 3, 4), seeds=range(40)):
@@ -166,9 +165,9 @@ def test_pinned_place_forms_depend_on_the_hand():
 
 def test_resource_split_names_both_parts():
     """A RES split (Sagrada tiles, R119) is written with the Cloth part from the decision's total."""
-    s = _find(lambda s: (f := _top_frame(s)) is not None and f["kind"] == C["FR_RES"] and f["a"] >= 2
-              and s.current_player() >= 0 and s.raw()["discard_player"] < 0)
-    total = _top_frame(s)["a"]
+    s = _find(lambda s: (f := _top_frame(s)) is not None and f.kind == C["FR_RES"] and f.a >= 2
+              and s.current_player() >= 0 and s.view().discard_player is None)
+    total = _top_frame(s).a
     assert s.legal_actions() == [C["A_RES"] + i for i in range(total + 1)]
     assert action_to_string(s, C["A_RES"] + total) == f"take {total} coins + 0 cloth"
     assert action_to_string(s, C["A_RES"] + 1) == f"take 1 coin + {total - 1} cloth"
@@ -255,12 +254,12 @@ def test_bare_ids():
 
 def test_chance_outcomes_parse():
     """Draws (R32) and reveals (R73) are written 'draw W' / 'reveal SC07'."""
-    s = _find(lambda s: s.is_chance_node() and s.raw()["reveal_pending"] == 0)
+    s = _find(lambda s: s.is_chance_node() and s.view().reveal_pending == 0)
     for a in s.legal_actions():
         k = a - C["A_DRAW"]
         assert string_to_action(s, f"draw {'WMU'[k]}") == a
         assert string_to_action(s, f"draw {('working', 'middle', 'upper')[k]}") == a
-    s = _find(lambda s: s.is_chance_node() and s.raw()["reveal_pending"] > 0)
+    s = _find(lambda s: s.is_chance_node() and s.view().reveal_pending > 0)
     for a in s.legal_actions():
         assert string_to_action(s, describe_action_id(a)) == a
 

@@ -40,7 +40,7 @@ def test_first_decision_by_hand(players, seed):
     """R37/R38: the first player places 2 citizens on any of the 25 empty crossings; with 1 coin every printed
     cost (1 coin on the diagonal, §4.2) is affordable; two different classes give 2 orders, a pair gives 1."""
     s = perft_position(players, seed, 0, "random")
-    hand = s.raw()["pl"][0]["hand"]
+    hand = s.hand(0)
     orders = sum(1 for k in range(3) if hand[k] > 0)
     assert s.perft(1) == 25 * orders
     assert all(C["A_PLACE"] <= a < C["A_INT_PICK"] for a in s.legal_actions())

@@ -64,17 +64,18 @@ def test_walks_cover_every_phase_and_frame_kind(walks):
         assert game[-1].is_terminal()
         prev = None
         for s in game:
-            r = s.raw()
-            phases.add(r["phase"])
-            kinds |= {f["kind"] for f in r["frames"][:r["nframes"]]}
+            v = s.view()
+            phases.add(v.phase)
+            kinds |= {f.kind for f in v.frames}
             # the Modernisme stack ran out and the discards became the new stack (R73, R111): since that happens
             # at once, an empty stack means no tile is left to reshuffle, which random walks do not reach
-            reshuffled = prev is not None and r["mod_stack"] & prev["mod_discard"] != 0
+            reshuffled = prev is not None and bool(set(v.modernisme_stack) & set(prev.modernisme_discard))
             seen |= {name for name, hit in (
-                ("overflow", r["discard_player"] >= 0), ("three_markers", 3 in r["bld_n"]),
-                ("off_board", any(r["track_off"])), ("stack_reshuffled", reshuffled),
-                ("ps_stack_empty", 0 in r["ps_left"]), ("end_triggered", r["end_triggered"])) if hit}
-            prev = r
+                ("overflow", v.discard_player is not None),
+                ("three_markers", any(len(m) == 3 for m in v.building_markers)),
+                ("off_board", any(v.tracks_off_board)), ("stack_reshuffled", reshuffled),
+                ("ps_stack_empty", 0 in v.public_services_left), ("end_triggered", v.end_triggered)) if hit}
+            prev = v
     assert phases == set(range(len(PHASES)))
     assert kinds == set(range(1, 9))
     assert seen == {"overflow", "three_markers", "off_board", "stack_reshuffled", "ps_stack_empty",
@@ -142,7 +143,7 @@ def test_viewpoint_round_trips(walks):
                     assert ("hidden" in pl["hand"]) == (q != p)
                 loaded = State.from_json(doc, seed=i + p)
                 assert loaded.observation_hash(p) == s.observation_hash(p)
-                assert loaded.raw()["pl"][p]["hand"] == s.raw()["pl"][p]["hand"]
+                assert loaded.hand(p) == s.hand(p)
                 n += 1
     assert n > 1000
 
@@ -189,7 +190,7 @@ def test_docs_examples_load(midgame):
     vp = State.from_json(state_to_json(st, viewpoint=1), seed=11)
     assert vp.observation_hash(1) == st.observation_hash(1)
     hand = State.from_json(json.loads(blocks[1]))
-    assert hand.current_player() == 1 and hand.raw()["phase"] == 0
+    assert hand.current_player() == 1 and hand.phase == 0
 
 
 def test_docs_hand_written_example_is_the_real_position():
@@ -211,8 +212,8 @@ def test_hand_written_start_of_turn_positions(walks):
     checked = 0
     for game in walks[:6]:
         for s in game:
-            r = s.raw()
-            if r["phase"] != 0 or r["nframes"] or r["discard_player"] >= 0:
+            v = s.view()
+            if v.phase != 0 or v.frames or v.discard_player is not None:
                 continue
             d = s.to_json()
             for key in ("turn_state", "bag", "sagrada_offer", "bonus_rows_taken", "cerda_scorings_done"):
@@ -234,7 +235,7 @@ def test_hand_written_position_is_settled():
         d.pop(key)
     d["players"][0]["hand"] = {}                    # its two citizens go back to the (derived) bag
     st = State.from_json(d)
-    assert st.raw()["phase"] == PHASES.index("DRAW") and st.is_chance_node()
+    assert st.phase == PHASES.index("DRAW") and st.is_chance_node()
     assert State.from_json(st.to_json()).hash() == st.hash()
 
 

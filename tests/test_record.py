@@ -61,13 +61,13 @@ def test_record_from_a_position():
 
 def test_ensure_hand_swaps_with_the_bag_only():
     s = new_game(3, seed=2)
-    before = s.raw()
+    before = s.view()
     ensure_hand(s, 1, [2, 2])
-    after = s.raw()
-    assert after["pl"][1]["hand"] == [0, 0, 2]
+    after = s.view()
+    assert after.players[1].hand == (0, 0, 2)
     for k in range(3):
-        assert after["bag"][k] + after["pl"][1]["hand"][k] == before["bag"][k] + before["pl"][1]["hand"][k]
-    assert after["pl"][0] == before["pl"][0] and after["pl"][2] == before["pl"][2]
+        assert after.bag[k] + after.players[1].hand[k] == before.bag[k] + before.players[1].hand[k]
+    assert after.players[0] == before.players[0] and after.players[2] == before.players[2]
     with pytest.raises(InvalidRecordError):
         ensure_hand(s, 1, [0, 0, 0])
 

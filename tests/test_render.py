@@ -205,15 +205,15 @@ def test_status_line_for_every_frame_and_overflow():
             s = new_game(players=players, seed=seed)
             rng = random.Random(seed)
             while not s.is_terminal():
-                raw = s.raw()
+                v = s.view()
                 if s.current_player() >= 0:
                     status = "\n".join(render_state(s).splitlines()[-2:])
                     assert status.startswith(f"Player {s.current_player()} to move:")
-                    if raw["discard_player"] >= 0:
+                    if v.discard_player is not None:
                         assert "Warehouse overflow" in status
                         seen.add("discard")
-                    elif raw["nframes"]:
-                        kind = raw["frames"][raw["nframes"] - 1]["kind"]
+                    elif v.frames:
+                        kind = v.top_frame.kind
                         assert FRAME_WORDS[kind] in status
                         assert "frame" in status
                         seen.add(kind)

@@ -34,12 +34,11 @@ PS_IDX = {n: i for i, n in enumerate(T["ps_names"])}
 
 
 def pl(s, p=0):
-    return s.raw()["pl"][p]
+    return s.view().players[p]
 
 
 def frames(s):
-    r = s.raw()
-    return r["frames"][:r["nframes"]]
+    return list(s.view().frames)
 
 
 def ids_in(s, lo, hi) -> set[int]:
@@ -120,7 +119,7 @@ def test_R42_gain_2_coins():
     """R42: Gain 2 Coins (vertical 0)."""
     s = at(start(), 0, 1)
     s.apply(C["A_GAIN_COINS"])
-    assert (pl(s)["coins"], pl(s)["cloth"], pl(s)["score"]) == (3, 1, 0)
+    assert (pl(s).coins, pl(s).cloth, pl(s).score) == (3, 1, 0)
     assert C["A_GAIN_COINS"] not in legal(s)
 
 
@@ -128,7 +127,7 @@ def test_R42_gain_1_cloth_and_3_vp():
     """R42: Gain 1 Cloth + 3 VP (vertical 4), VP from source 'actions'."""
     s = at(start(), 4, 1)
     s.apply(C["A_GAIN_CLOTH"])
-    assert (pl(s)["coins"], pl(s)["cloth"], pl(s)["score"]) == (1, 2, 3)
+    assert (pl(s).coins, pl(s).cloth, pl(s).score) == (1, 2, 3)
     assert s.score_breakdown()[0]["actions"] == 3
 
 
@@ -137,16 +136,16 @@ def test_R43_R44_A39_overflow_owner_chooses_which_tokens_to_return():
     chooses old or new tokens; R44: returning a Cloth already held is allowed."""
     s = at(start(lambda r: r["pl"][0].update(coins=2, cloth=2)), 0, 1)
     s.apply(C["A_GAIN_COINS"])
-    assert s.raw()["discard_player"] == 0 and s.current_player() == 0
+    assert s.view().discard_player == 0 and s.current_player() == 0
     assert legal(s) == {DCOIN, DCLOTH}
     refused(s, A_END)
     s.apply(DCLOTH)
     assert legal(s) == {DCOIN, DCLOTH}
     t = s.clone()
     s.apply(DCLOTH)
-    assert (pl(s)["coins"], pl(s)["cloth"]) == (4, 0)          # kept the new Coins (R44: old Cloth returned)
+    assert (pl(s).coins, pl(s).cloth) == (4, 0)          # kept the new Coins (R44: old Cloth returned)
     t.apply(DCOIN)
-    assert (pl(t)["coins"], pl(t)["cloth"]) == (3, 1)
+    assert (pl(t).coins, pl(t).cloth) == (3, 1)
     assert A_END in legal(s) and A_END in legal(t)
 
 
@@ -154,7 +153,7 @@ def test_R43_overflow_of_one_kind_returns_at_once():
     """R43: with only Coins in a full Warehouse, the extra Coins go back without a decision."""
     s = at(start(lambda r: r["pl"][0].update(coins=4, cloth=0)), 0, 1)
     s.apply(C["A_GAIN_COINS"])
-    assert s.raw()["discard_player"] == -1 and pl(s)["coins"] == 4
+    assert s.view().discard_player is None and pl(s).coins == 4
 
 
 def test_A39_overflow_off_turn_is_decided_by_the_owner():
@@ -168,7 +167,7 @@ def test_A39_overflow_off_turn_is_decided_by_the_owner():
     s.apply(PICK + 0)
     assert s.current_player() == 3 and legal(s) == {DCOIN, DCLOTH}
     s.apply(DCLOTH)
-    assert (pl(s, 3)["coins"], pl(s, 3)["cloth"]) == (3, 1)
+    assert (pl(s, 3).coins, pl(s, 3).cloth) == (3, 1)
     assert s.current_player() == 0
 
 
@@ -182,12 +181,12 @@ def test_R45_R47_cobblestone_taken_out_frees_a_warehouse_space():
     s.apply(C["A_COBBLE"] + 9)             # Sidewalk r1c3: 3 VP
     s.apply(C["A_GAIN_COINS"])
     s.apply(DCLOTH)
-    assert s.raw()["discard_player"] == -1 and pl(s)["coins"] + pl(s)["cloth"] == 5
+    assert s.view().discard_player is None and pl(s).coins + pl(s).cloth == 5
     t.apply(C["A_GAIN_COINS"])
     t.apply(DCLOTH)
-    assert t.raw()["discard_player"] == 0  # still one more to return
+    assert t.view().discard_player == 0  # still one more to return
     t.apply(DCLOTH)
-    assert pl(t)["coins"] + pl(t)["cloth"] == 4
+    assert pl(t).coins + pl(t).cloth == 4
 
 
 def test_R47_R124_uncovered_cobblestone_value_scores_at_game_end():
@@ -209,9 +208,9 @@ def test_R46_cobblestone_adjacent_to_a_placed_one_and_its_benefit():
     assert cobble_ids(s) == {8, 9, 13, 16, 20, 21}           # around the printed r2c2, r2c3
     t = s.clone()
     s.apply(C["A_COBBLE"] + 9)                               # r1c3: VP3
-    assert pl(s)["cobbles"] == 1 and pl(s)["score"] == 3
+    assert pl(s).cobblestones == 1 and pl(s).score == 3
     assert s.score_breakdown()[0]["sidewalk"] == 3
-    assert s.raw()["sidewalk"] >> 9 & 1
+    assert 9 in s.view().sidewalk
     refused(s, C["A_COBBLE"] + 3)                            # one action only (R39)
     refused(t, C["A_COBBLE"] + 0)                            # not adjacent to any cobblestone
     # with r1c3 covered, r0c3 becomes a legal space
@@ -223,7 +222,7 @@ def test_R46_cobblestone_resource_benefit():
     """R46: a resource space puts its Coins into the Warehouse (r3c3: COIN2)."""
     s = at(start(), 0, 1)
     s.apply(C["A_COBBLE"] + 21)                              # r3c3: COIN2
-    assert pl(s)["coins"] == 3
+    assert pl(s).coins == 3
 
 
 def test_R48_no_cobblestone_left():
@@ -259,9 +258,9 @@ def test_R52_R53_covered_benefit_and_run_of_any_owner():
     other owners included (V(1,0) player 1, V(1,2) player 2, new V(1,1) -> run 3)."""
     s = at(start(lambda r: (own(r, 1, "V(1,0)"), own(r, 2, "V(1,2)"))), 1, 2)
     s.apply(street_id("V(1,1)"))                             # COIN1
-    assert (pl(s)["coins"], pl(s)["score"]) == (2, 3)
+    assert (pl(s).coins, pl(s).score) == (2, 3)
     assert s.score_breakdown()[0]["streets"] == 3
-    assert pl(s, 1)["score"] == 0 and pl(s, 2)["score"] == 0
+    assert pl(s, 1).score == 0 and pl(s, 2).score == 0
 
 
 def test_R53_run_stops_at_a_gap_and_is_along_the_same_street():
@@ -269,7 +268,7 @@ def test_R53_run_stops_at_a_gap_and_is_along_the_same_street():
     crossing street do not count)."""
     s = at(start(lambda r: own(r, 1, "V(1,3)", "H(0,1)", "H(1,1)")), 1, 2)
     s.apply(street_id("V(1,1)"))                             # V(1,2) empty: run 1
-    assert pl(s)["score"] == 1
+    assert pl(s).score == 1
 
 
 def test_R53_wide_tile_scores_2_per_tile():
@@ -277,8 +276,8 @@ def test_R53_wide_tile_scores_2_per_tile():
     run 3 -> 6 VP, plus VP3 printed on H(1,2))."""
     s = at(start(lambda r: own(r, 1, "H(0,2)", "H(2,2)")), 3, 0)
     s.apply(street_id("H(1,2)"))
-    assert pl(s)["score"] == 6 + 3
-    assert pl(s)["wide"] == 1 and A_END in legal(s) and street_ids(s) == set()
+    assert pl(s).score == 6 + 3
+    assert pl(s).wide_laid == 1 and A_END in legal(s) and street_ids(s) == set()
 
 
 def test_R50_R54_two_narrow_tiles_need_not_be_adjacent():
@@ -287,7 +286,7 @@ def test_R50_R54_two_narrow_tiles_need_not_be_adjacent():
     s.apply(street_id("V(0,1)"))
     assert space("H(3,4)") in street_ids(s)
     s.apply(street_id("H(3,4)"))                             # VP2 printed, run 1
-    assert pl(s)["narrow"] == 2 and pl(s)["score"] == 1 + 2 + 1
+    assert pl(s).narrow_laid == 2 and pl(s).score == 1 + 2 + 1
 
 
 def test_example_R56_street_example():
@@ -295,26 +294,26 @@ def test_example_R56_street_example():
     next to it: run 2, +2 VP; the first stack (4 tiles) is emptied: +1 Cerdà. The player has 2 Narrow tiles
     laid elsewhere, so these two are the last of the 4-tile stack."""
     s = at(start(lambda r: own(r, 0, "H(0,4)", "H(3,0)")), 1, 2)
-    base = dict(pl(s))
+    base = pl(s)
     s.apply(street_id("V(1,1)"))
-    assert pl(s)["coins"] - base["coins"] == 1 and pl(s)["score"] - base["score"] == 1
-    assert pl(s)["cerda"] == base["cerda"]
+    assert pl(s).coins - base.coins == 1 and pl(s).score - base.score == 1
+    assert pl(s).cerda == base.cerda
     s.apply(street_id("V(1,0)"))
-    assert pl(s)["score"] - base["score"] == 1 + 2
-    assert pl(s)["cerda"] - base["cerda"] == 1
-    assert pl(s)["narrow"] == 4
+    assert pl(s).score - base.score == 1 + 2
+    assert pl(s).cerda - base.cerda == 1
+    assert pl(s).narrow_laid == 4
 
 
 def test_example_R56_with_three_laid_the_stack_empties_on_the_first_tile():
     """R55, A44, A14: with 3 Narrow tiles already laid the first tile of the action empties the 4-stack (+1
     Cerdà at once) and the second comes from the 6-stack; totals as in the R56 example."""
     s = at(start(lambda r: own(r, 0, "H(0,4)", "H(3,0)", "V(4,2)")), 1, 2)
-    base = dict(pl(s))
+    base = pl(s)
     s.apply(street_id("V(1,1)"))
-    assert (pl(s)["coins"] - base["coins"], pl(s)["score"] - base["score"], pl(s)["cerda"] - base["cerda"]) \
+    assert (pl(s).coins - base.coins, pl(s).score - base.score, pl(s).cerda - base.cerda) \
         == (1, 1, 1)
     s.apply(street_id("V(1,0)"))
-    assert (pl(s)["score"] - base["score"], pl(s)["cerda"] - base["cerda"]) == (3, 1)
+    assert (pl(s).score - base.score, pl(s).cerda - base.cerda) == (3, 1)
 
 
 @pytest.mark.parametrize("laid,tiles,bonus", [(8, 2, 1), (9, 1, 1), (0, 2, 0), (3, 2, 1), (2, 2, 1)])
@@ -323,12 +322,12 @@ def test_R55_emptied_narrow_stacks_advance_cerda(laid, tiles, bonus):
     with 1 tile left only that one is placed."""
     names = ["H(0,0)", "H(3,0)", "H(0,4)", "H(3,4)", "V(0,3)", "V(4,0)", "V(4,3)", "H(0,3)", "H(3,3)"][:laid]
     s = at(start(lambda r: own(r, 0, *names)), 1, 2)
-    base = dict(pl(s))
+    base = pl(s)
     s.apply(street_id("V(1,1)"))
     if tiles == 2:
         s.apply(street_id("V(1,0)"))                         # blank (V(1,1) gives a Coin, no Cerdà)
-    assert pl(s)["narrow"] == laid + tiles
-    assert pl(s)["cerda"] - base["cerda"] == bonus
+    assert pl(s).narrow_laid == laid + tiles
+    assert pl(s).cerda - base.cerda == bonus
     assert street_ids(s) == set()                             # action over (A14)
     assert A_END in legal(s)
 
@@ -336,9 +335,9 @@ def test_R55_emptied_narrow_stacks_advance_cerda(laid, tiles, bonus):
 def test_R55_emptied_wide_stack_gives_2_cerda():
     """R55: the 5th Wide tile empties the Wide stack: +2 Cerdà; then no Wide tile is left."""
     s = at(start(lambda r: own(r, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)")), 3, 0)
-    base = dict(pl(s))
+    base = pl(s)
     s.apply(street_id("D(3)"))                               # blank
-    assert pl(s)["cerda"] - base["cerda"] == 2
+    assert pl(s).cerda - base.cerda == 2
     s2 = at(start(lambda r: own(r, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)", "D(3)")), 3, 0)
     assert street_ids(s2) == set()
 
@@ -374,7 +373,7 @@ def test_A14_second_narrow_is_compulsory_when_possible():
     s.apply(street_id("V(1,1)"))
     refused(s, A_SKIP)
     refused(s, A_END)
-    assert frames(s)[-1]["kind"] == C["FR_NARROW2"]
+    assert frames(s)[-1].kind == C["FR_NARROW2"]
 
 
 def test_A44_street_placement_benefit_run_then_stack_bonus_at_the_top():
@@ -385,7 +384,7 @@ def test_A44_street_placement_benefit_run_then_stack_bonus_at_the_top():
         r["pl"][0]["cerda"] = 10
     s = at(start(f), 1, 2)
     s.apply(street_id("V(1,3)"))                             # CERDA1, run 1, 4th tile
-    assert pl(s)["cerda"] == 11
+    assert pl(s).cerda == 11
     assert s.score_breakdown()[0]["streets"] == 1
     assert s.score_breakdown()[0]["cerda_overflow"] == 2
 
@@ -405,10 +404,10 @@ def test_A13_mixed_run_rate_follows_the_new_tile(tmp_path):
     s = at(start(lambda r: own(r, 1, "V(1,0)", "V(1,1)"), edition=ed), 3, 0)     # Build 1 Wide
     assert space("V(1,2)") in street_ids(s)
     s.apply(street_id("V(1,2)"))                             # CLOTH1 printed
-    assert pl(s)["score"] == 2 * 3 and pl(s)["wide"] == 1
+    assert pl(s).score == 2 * 3 and pl(s).wide_laid == 1
     s = at(start(lambda r: own(r, 1, "V(1,0)", "V(1,2)"), edition=ed), 1, 2)     # Build 2 Narrow
     s.apply(street_id("V(1,1)"))                             # COIN1
-    assert pl(s)["score"] == 1 * 3
+    assert pl(s).score == 1 * 3
 
 
 # ================================================================================================
@@ -440,8 +439,8 @@ def test_R57_leftmost_intersection_cost(built, cost):
         s3 = at(start(lambda r: _inters(r, 0, built, cost - 1)), 0, 3)
         assert inter_ids(s3) == set()
     s.apply(C["A_INTERSECTION"] + cross(3, 0))               # benefits: V(3,0) CERDA1, H(2,0) CLOTH1, H(3,0) VP2
-    assert pl(s)["coins"] == 0 and pl(s)["inters"] == built + 1
-    assert s.raw()["cross_int"][cross(3, 0)] == 0
+    assert pl(s).coins == 0 and pl(s).intersections == built + 1
+    assert s.view().intersections[cross(3, 0)] == 0
 
 
 def test_R57_no_intersection_left():
@@ -470,8 +469,8 @@ def test_R58_crossing_cost_paid_even_with_citizens_on_it():
     s = at(start(f), 0, 3)
     s.apply(C["A_INTERSECTION"] + cross(2, 2))               # 1 + 1 Coins; V(2,1) CERDA1, V(2,2) COIN1, ...
     gained_coins = 1                       # V(2,2) COIN1 (also H(1,2) VP3, H(2,2) -, D(1) CERDA1, D(2) CLOTH1)
-    assert pl(s)["coins"] == 2 - 2 + gained_coins
-    assert s.raw()["cross_lo"][cross(2, 2)] == M
+    assert pl(s).coins == 2 - 2 + gained_coins
+    assert s.view().crossings[cross(2, 2)][0] == M
 
 
 def test_R59_intersection_goes_under_citizens():
@@ -483,9 +482,9 @@ def test_R59_intersection_goes_under_citizens():
         r["bag"][M] -= 1
     s = at(start(f), 0, 3)
     s.apply(C["A_INTERSECTION"] + cross(4, 2))
-    r = s.raw()
-    assert (r["cross_lo"][cross(4, 2)], r["cross_hi"][cross(4, 2)], r["cross_int"][cross(4, 2)]) == (U, M, 0)
-    assert s.current_player() == 0 and r["nframes"] == 0
+    v = s.view()
+    assert (v.crossings[cross(4, 2)], v.intersections[cross(4, 2)]) == ((U, M), 0)
+    assert s.current_player() == 0 and v.frames == ()
 
 
 def test_R60_only_uncovered_adjacent_benefits():
@@ -496,8 +495,8 @@ def test_R60_only_uncovered_adjacent_benefits():
         own(r, 1, "V(1,1)")
     s = at(start(f), 0, 3)
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
-    assert pl(s)["coins"] == 1 - 1 + 1
-    assert pl(s)["cerda"] == 4 + 2
+    assert pl(s).coins == 1 - 1 + 1
+    assert pl(s).cerda == 4 + 2
     assert s.score_breakdown()[0]["intersections"] == 0
 
 
@@ -507,9 +506,9 @@ def test_example_R61_third_intersection():
     s = at(start(lambda r: _inters(r, 0, 2, 3)), 0, 3)
     assert cross(1, 1) in inter_ids(s)
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
-    assert pl(s)["coins"] == 3 - 3 + 2
-    assert pl(s)["cerda"] == 4 + 2
-    assert pl(s)["inters"] == 3 and s.raw()["cross_int"][cross(1, 1)] == 0
+    assert pl(s).coins == 3 - 3 + 2
+    assert pl(s).cerda == 4 + 2
+    assert pl(s).intersections == 3 and s.view().intersections[cross(1, 1)] == 0
     s2 = at(start(lambda r: _inters(r, 0, 2, 2)), 0, 3)
     assert cross(1, 1) not in inter_ids(s2)                  # 3 Coins needed
 
@@ -536,7 +535,7 @@ def test_R62_R63_R64_number_of_picks_and_unlocked_slots(built, picks):
 
 def _picked(s):
     f = frames(s)[-1]
-    return {i for i in range(5) if f["b"] >> i & 1}
+    return {i for i in range(5) if f.b >> i & 1}
 
 
 def test_example_R65_owner_picks_coin_and_2vp():
@@ -547,14 +546,14 @@ def test_example_R65_owner_picks_coin_and_2vp():
         for c in [(3, 1), (0, 4), (2, 4)]:
             r["cross_int"][cross(*c)] = 1
     s = at(start(f), 3, 1)
-    assert s.current_player() == 1 and s.raw()["cur"] == 0
+    assert s.current_player() == 1 and s.turn_player == 0
     assert legal(s) == {PICK + 0, PICK + 1, PICK + 2, A_DONE}
     s.apply(PICK + 0)
     assert s.current_player() == 1
     s.apply(PICK + 1)
-    assert (pl(s, 1)["coins"], pl(s, 1)["cloth"], pl(s, 1)["score"]) == (2, 1, 2)
+    assert (pl(s, 1).coins, pl(s, 1).cloth, pl(s, 1).score) == (2, 1, 2)
     assert s.score_breakdown()[1]["intersections"] == 2
-    assert s.current_player() == 0 and pl(s, 0)["score"] == 0
+    assert s.current_player() == 0 and pl(s, 0).score == 0
 
 
 # ================================================================================================
@@ -570,10 +569,10 @@ def test_R66_R67_raise_exactly_one_marker_paying_its_cloth():
     assert ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == {0, 1}   # raise costs 0, 1, 2, 2, 3
     t = s.clone()
     s.apply(C["A_MOD_IMPROVE"] + 0)                          # with a tile, free
-    assert pl(s)["mod_up"] == [1, 0, 0, 0, 0] and pl(s)["cloth"] == 1
+    assert pl(s).modernisme_up == (True, False, False, False, False) and pl(s).cloth == 1
     assert ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == set()      # once per turn (R39)
     t.apply(C["A_MOD_IMPROVE"] + 1)                          # without a tile, 1 Cloth
-    assert pl(t)["mod_up"] == [0, 1, 0, 0, 0] and pl(t)["cloth"] == 0
+    assert pl(t).modernisme_up == (False, True, False, False, False) and pl(t).cloth == 0
 
 
 def test_example_R69_raise_middle_space_costs_2_cloth():
@@ -581,7 +580,7 @@ def test_example_R69_raise_middle_space_costs_2_cloth():
     s = at(start(lambda r: r["pl"][0].update(cloth=2)), 0, 4)
     assert 2 in ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"])
     s.apply(C["A_MOD_IMPROVE"] + 2)
-    assert pl(s)["cloth"] == 0 and pl(s)["mod_up"][2] == 1
+    assert pl(s).cloth == 0 and pl(s).modernisme_up[2] is True
     s2 = at(start(lambda r: r["pl"][0].update(cloth=1)), 0, 4)
     refused(s2, C["A_MOD_IMPROVE"] + 2)
 
@@ -598,10 +597,10 @@ def test_R71_take_a_displayed_tile_onto_an_empty_space():
     """R71: one of the 4 face-up tiles onto one of the player's empty project spaces, paying its Cloth
     (0/0/1/1/2)."""
     s = at(start(lambda r: r["pl"][0].update(cloth=0)), 4, 0)        # horizontal 0: Take
-    disp = [t for t in range(18) if s.raw()["mod_display"] >> t & 1]
+    disp = s.view().modernisme_display
     assert ids_in(s, C["A_MOD_TAKE"], C["A_PS"]) == {t * 5 + k for t in disp for k in (0, 1)}
     s2 = at(start(lambda r: r["pl"][0].update(cloth=2, mod_tile=[5, -1, -1, 7, -1])), 4, 0)
-    disp2 = [t for t in range(18) if s2.raw()["mod_display"] >> t & 1]
+    disp2 = s2.view().modernisme_display
     assert ids_in(s2, C["A_MOD_TAKE"], C["A_PS"]) == {t * 5 + k for t in disp2 for k in (1, 2, 4)}
 
 
@@ -609,15 +608,16 @@ def test_example_R74_take_onto_a_space_costing_1_cloth():
     """R74: Blue pays 1 Cloth to take a tile (space 3 of §4.8); R73: the display is refilled at once from
     the stack (a chance node), back to 4."""
     s = at(start(), 4, 0)
-    r0 = s.raw()
-    t = min(x for x in range(18) if r0["mod_display"] >> x & 1)
+    v0 = s.view()
+    t = min(v0.modernisme_display)
     s.apply(C["A_MOD_TAKE"] + t * 5 + 2)
-    assert pl(s)["cloth"] == 0 and pl(s)["mod_tile"][2] == t
+    assert pl(s).cloth == 0 and pl(s).modernisme[2] == t
     assert s.is_chance_node()
     outs = s.legal_actions()
-    assert outs == [C["A_REVEAL"] + x for x in range(18) if r0["mod_stack"] >> x & 1]
+    assert outs == [C["A_REVEAL"] + x for x in v0.modernisme_stack]
     s.apply(outs[0])
-    assert bin(s.raw()["mod_display"]).count("1") == 4 and not s.raw()["mod_display"] >> t & 1
+    display = s.view().modernisme_display
+    assert len(display) == 4 and t not in display
     assert s.current_player() == 0
 
 
@@ -629,8 +629,12 @@ def test_R72_no_empty_project_space():
 
 
 def _mods(s):
-    r = s.raw()
-    return r["mod_stack"], r["mod_display"], r["mod_discard"]
+    v = s.view()
+    return v.modernisme_stack, v.modernisme_display, v.modernisme_discard
+
+
+def _ids(mask):
+    return tuple(x for x in range(18) if mask >> x & 1)
 
 
 def mod_problems(s):
@@ -652,18 +656,19 @@ def test_R73_the_last_face_down_tile_revealed_reshuffles_the_discards_at_once():
         r["mod_discard"] = sum(1 << x for x in stack[1:])         # discarded by earlier refreshes (R111)
     s = at(start(f), 4, 0)                                        # horizontal 0: Take
     last, display, disc = _mods(s)
-    assert bin(disc).count("1") >= 4 and not mod_problems(s)
-    t = min(x for x in range(18) if display >> x & 1)
+    assert len(disc) >= 4 and len(last) == 1 and not mod_problems(s)
+    t = min(display)
     s.apply(C["A_MOD_TAKE"] + t * 5 + 0)
-    assert s.legal_actions() == [C["A_REVEAL"] + last.bit_length() - 1]   # the refill, from the stack
+    assert s.legal_actions() == [C["A_REVEAL"] + last[0]]                # the refill, from the stack
     s.apply(s.legal_actions()[0])
     assert not s.is_chance_node()                                 # the display is full again...
-    assert _mods(s) == (disc, display & ~(1 << t) | last, 0)      # ...and the discards are the stack already
-    assert pl(s)["mod_tile"][0] == t
+    assert _mods(s) == (disc, tuple(sorted(set(display) - {t} | set(last))), ())  # ...and the discards are
+    #                                                                               the stack already
+    assert pl(s).modernisme[0] == t
     assert not mod_problems(s)
     for p in range(4):                                            # public: the same for every seat (A6)
         o = s.observation(p)
-        assert (o["mod_stack"], o["mod_display"], o["mod_discard"]) == _mods(s)
+        assert (_ids(o["mod_stack"]), _ids(o["mod_display"]), _ids(o["mod_discard"])) == _mods(s)
 
 
 def test_R73_A32_invariant_an_empty_stack_has_no_discards_beside_it():
@@ -691,7 +696,7 @@ def test_R73_A32_invariant_an_empty_stack_has_no_discards_beside_it():
     s = edit(new_game(4, seed=0, setup="printed"), g)
     assert not check_invariants(s)
     back = State.from_json(s.to_json())
-    assert back.hash() == s.hash() and back.raw()["mod_stack"] == 0
+    assert back.hash() == s.hash() and back.view().modernisme_stack == ()
 
 
 @pytest.mark.parametrize("up,mult", [(0, 3), (1, 4)])
@@ -727,7 +732,7 @@ def _ps(name, coins=3, **extra):
 def test_R76_available_types_never_built_and_affordable():
     """R76: a type in play, with tiles left, never built by the player, whose top tile it can pay."""
     s, t = _ps("SANT_ANTONI", coins=3, ps_built=1 << 1)
-    in_play = {x for x in range(7) if s.raw()["ps_left"][x] > 0}
+    in_play = {x for x, left in enumerate(s.view().public_services_left) if left is not None and left > 0}
     assert ids_in(s, C["A_PS"], C["A_TRAM"]) == in_play - {1}
     s2, _ = _ps("SANT_ANTONI", coins=2)
     assert ids_in(s2, C["A_PS"], C["A_TRAM"]) == set()       # every top tile costs 3
@@ -750,9 +755,9 @@ def test_R77_R78_A44_pay_vp_cerda_then_main_benefit_PS1():
     at(s, 2, 1)
     s.apply(C["A_PS"] + 0)
     p = pl(s)
-    assert s.raw()["discard_player"] == -1
-    assert (p["coins"], p["cloth"], p["score"], p["cerda"]) == (0, 1 + 3, 10, 4 + 2)
-    assert p["ps_built"] == 1 and s.raw()["ps_left"][0] == 2
+    assert s.view().discard_player is None
+    assert (p.coins, p.cloth, p.score, p.cerda) == (0, 1 + 3, 10, 4 + 2)
+    assert p.public_services == (0,) and s.view().public_services_left[0] == 2
     assert s.score_breakdown()[0]["public_services"] == 10
 
 
@@ -760,10 +765,10 @@ def test_R77_PS3_free_intersection():
     """R77 (PS3): a Build-an-Intersection action with every Coin cost ignored (even on the diagonal)."""
     s, t = _ps("HOSPITAL_SANT_PAU", coins=3, inters=3)
     s.apply(C["A_PS"] + t)
-    assert pl(s)["coins"] == 0
+    assert pl(s).coins == 0
     assert inter_ids(s) == set(range(25)) and A_SKIP in legal(s)
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
-    assert pl(s)["coins"] == 2 and pl(s)["inters"] == 4      # nothing paid; 2 Coins gained (R60)
+    assert pl(s).coins == 2 and pl(s).intersections == 4      # nothing paid; 2 Coins gained (R60)
 
 
 def test_R77_PS4_one_wide_or_two_narrow():
@@ -772,7 +777,7 @@ def test_R77_PS4_one_wide_or_two_narrow():
     s.apply(C["A_PS"] + t)
     assert street_ids(s) == set(range(44))
     s.apply(street_id("V(0,0)"))
-    assert frames(s)[-1]["kind"] == C["FR_NARROW2"]
+    assert frames(s)[-1].kind == C["FR_NARROW2"]
 
 
 def test_R77_PS5_cobblestone_anywhere_and_PS7_take_free():
@@ -792,7 +797,7 @@ def test_R77_PS6_two_sagrada_steps():
     assert legal(s) == {C["A_SAG_STEP"], C["A_SAG_STOP"]}
     s.apply(C["A_SAG_STEP"])
     s.apply(C["A_SAG_STEP"])
-    assert pl(s)["sagrada"] == 2
+    assert pl(s).sagrada == 2
     assert all(C["A_SAG_TILE"] <= a < C["A_RES"] for a in s.legal_actions())
 
 
@@ -804,7 +809,7 @@ def test_R77_second_and_third_tile_of_a_type():
         r["ps_left"][t] = left
         s._set_raw(r)
         s.apply(C["A_PS"] + t)
-        assert (pl(s)["coins"], pl(s)["score"]) == (3 - cost, vp)
+        assert (pl(s).coins, pl(s).score) == (3 - cost, vp)
 
 
 def test_R79_empty_stack_cannot_be_built():
@@ -841,7 +846,7 @@ def test_R81_first_placement_anywhere_without_tram_or_passenger():
     s = _tram(f, tram=None)
     assert tram_ids(s) == set(range(44)) - sp("H(2,3)", "V(3,3)")
     s.apply(tram_id("V(4,0)"))
-    assert pl(s)["tram"] == space("V(4,0)")
+    assert pl(s).tram == space("V(4,0)")
 
 
 def test_R80_R83_optional_passenger_paid_with_its_cost():
@@ -851,10 +856,10 @@ def test_R80_R83_optional_passenger_paid_with_its_cost():
     assert legal(s) == {A_PASS, A_SKIP}
     t = s.clone()
     t.apply(A_SKIP)
-    assert pl(t)["passengers"] == 0 and t.raw()["passenger"][space("V(0,1)")] == -1
+    assert pl(t).passengers == 0 and t.view().passengers[space("V(0,1)")] is None
     s.apply(A_PASS)
-    assert pl(s)["cloth"] == 0 and pl(s)["passengers"] == 1
-    assert s.raw()["passenger"][space("V(0,1)")] == 0
+    assert pl(s).cloth == 0 and pl(s).passengers == 1
+    assert s.view().passengers[space("V(0,1)")] == 0
 
 
 @pytest.mark.parametrize("placed,coins,cloth,ok", [
@@ -872,8 +877,8 @@ def test_R83_passenger_costs_by_slot(placed, coins, cloth, ok):
     assert (A_PASS in legal(s)) == ok
     if ok:
         s.apply(A_PASS)
-        assert pl(s)["coins"] == coins - T["pass_coins"][placed]
-        assert pl(s)["cloth"] == cloth - T["pass_cloth"][placed]
+        assert pl(s).coins == coins - T["pass_coins"][placed]
+        assert pl(s).cloth == cloth - T["pass_cloth"][placed]
 
 
 def test_example_R87_second_tram_action():
@@ -883,13 +888,13 @@ def test_example_R87_second_tram_action():
     s = _tram(lambda r: own(r, 1, "V(0,1)", "V(0,2)"), coins=0, cloth=1)
     s.apply(tram_id("V(0,1)"))
     s.apply(A_PASS)
-    assert pl(s)["cloth"] == 0
-    assert pl(s, 1)["score"] == 2 and s.score_breakdown()[1]["streets"] == 2
-    assert pl(s)["score"] == 0
+    assert pl(s).cloth == 0
+    assert pl(s, 1).score == 2 and s.score_breakdown()[1]["streets"] == 2
+    assert pl(s).score == 0
     assert legal(s) == {C["A_GAIN_COINS"], A_SKIP}
-    assert frames(s)[-1]["kind"] == C["FR_GRANT"]
+    assert frames(s)[-1].kind == C["FR_GRANT"]
     s.apply(C["A_GAIN_COINS"])
-    assert pl(s)["coins"] == 2
+    assert pl(s).coins == 2
     # the crossing's own actions go on: vertical 1 Narrow, horizontal 1 Cobblestone still available
     assert street_ids(s) and cobble_ids(s) and not tram_ids(s)
 
@@ -900,7 +905,7 @@ def test_R84_passenger_street_action_can_be_declined():
     s.apply(tram_id("V(0,1)"))
     s.apply(A_PASS)
     s.apply(A_SKIP)
-    assert pl(s)["coins"] == 0 and A_END in legal(s)
+    assert pl(s).coins == 0 and A_END in legal(s)
 
 
 def test_R84_passenger_on_a_horizontal_street_takes_its_action():
@@ -910,7 +915,7 @@ def test_R84_passenger_on_a_horizontal_street_takes_its_action():
     s.apply(A_PASS)
     assert legal(s) == {C["A_CERDA"], A_SKIP}
     s.apply(C["A_CERDA"])
-    assert pl(s)["cerda"] == 6
+    assert pl(s).cerda == 6
 
 
 def test_R85_passenger_on_own_tile_rescores_it():
@@ -918,7 +923,7 @@ def test_R85_passenger_on_own_tile_rescores_it():
     s = _tram(lambda r: (own(r, 0, "V(0,1)"), own(r, 2, "V(0,2)", "V(0,3)")), coins=0, cloth=1)
     s.apply(tram_id("V(0,1)"))
     s.apply(A_PASS)
-    assert pl(s)["score"] == 3 and pl(s, 2)["score"] == 0
+    assert pl(s).score == 3 and pl(s, 2).score == 0
 
 
 def test_R85_passenger_on_a_wide_tile_scores_2_per_tile():
@@ -926,7 +931,7 @@ def test_R85_passenger_on_a_wide_tile_scores_2_per_tile():
     s = _tram(lambda r: own(r, 3, "D(1)"), tram="D(0)", coins=0, cloth=1)
     s.apply(tram_id("D(1)"))
     s.apply(A_PASS)
-    assert pl(s, 3)["score"] == 2
+    assert pl(s, 3).score == 2
 
 
 def test_A19_passenger_on_an_empty_space_scores_nothing():
@@ -994,7 +999,7 @@ def test_R88_same_street_other_space_is_allowed():
     s = _tram(lambda r: r["pl"][2].__setitem__("tram", space("V(0,2)")))
     assert space("V(0,1)") in tram_ids(s)
     s.apply(tram_id("V(0,1)"))
-    assert pl(s)["tram"] == space("V(0,1)")
+    assert pl(s).tram == space("V(0,1)")
 
 
 def test_A17_no_passenger_where_a_passenger_stands():
@@ -1005,8 +1010,8 @@ def test_A17_no_passenger_where_a_passenger_stands():
     s = _tram(f, coins=3, cloth=3)
     assert space("V(0,1)") in tram_ids(s)
     s.apply(tram_id("V(0,1)"))
-    assert A_PASS not in legal(s) and s.raw()["phase"] == C["PH_ACTIONS"]
-    assert not any(f["kind"] == C["FR_PASSENGER"] for f in frames(s))
+    assert A_PASS not in legal(s) and s.phase == C["PH_ACTIONS"]
+    assert not any(f.kind == C["FR_PASSENGER"] for f in frames(s))
 
 
 def test_A18_passenger_on_the_diagonal_chains_another_tram_move():
@@ -1014,16 +1019,16 @@ def test_A18_passenger_on_the_diagonal_chains_another_tram_move():
     s = _tram(tram="V(0,0)", coins=1, cloth=1)
     s.apply(tram_id("D(0)"))
     s.apply(A_PASS)                                          # 1 Cloth
-    assert frames(s)[-1]["kind"] == C["FR_GRANT"]
+    assert frames(s)[-1].kind == C["FR_GRANT"]
     la = legal(s)
     assert A_SKIP in la and tram_ids(s)
     s.apply(tram_id("D(1)"))
     assert legal(s) == {A_PASS, A_SKIP}
     s.apply(A_PASS)                                          # 2nd Passenger: 1 Coin
-    assert (pl(s)["coins"], pl(s)["cloth"], pl(s)["passengers"]) == (0, 0, 2)
+    assert (pl(s).coins, pl(s).cloth, pl(s).passengers) == (0, 0, 2)
     assert tram_ids(s)                                       # granted again (3rd Passenger unaffordable)
     s.apply(A_SKIP)
-    assert s.raw()["phase"] == C["PH_ACTIONS"] and frames(s) == []
+    assert s.phase == C["PH_ACTIONS"] and frames(s) == []
 
 
 def _ps2(passengers, coins_after, cloth):
@@ -1045,12 +1050,12 @@ def test_A20_PS2_waives_the_coin_part_only():
     s = _ps2(passengers=1, coins_after=0, cloth=0)
     assert A_PASS in legal(s)
     s.apply(A_PASS)
-    assert (pl(s)["coins"], pl(s)["passengers"]) == (0, 2)
+    assert (pl(s).coins, pl(s).passengers) == (0, 2)
     s2 = _ps2(passengers=0, coins_after=5, cloth=0)
     assert A_PASS not in legal(s2)
     s3 = _ps2(passengers=2, coins_after=0, cloth=1)          # 3rd slot: 1 Coin + 1 Cloth -> Cloth only
     s3.apply(A_PASS)
-    assert (pl(s3)["coins"], pl(s3)["cloth"]) == (0, 0)
+    assert (pl(s3).coins, pl(s3).cloth) == (0, 0)
 
 
 def test_A20_without_PS2_the_coin_cost_is_due():
@@ -1072,7 +1077,7 @@ def test_R89_cerda_plus_2_and_top_overflow(before, after, vp):
     """R89, R116: +2 Cerdà steps; steps lost at the top give 2 VP each."""
     s = at(start(lambda r: r["pl"][0].update(cerda=before)), 0, 2)    # horizontal 2: Cerdà +2
     s.apply(C["A_CERDA"])
-    assert pl(s)["cerda"] == after and pl(s)["score"] == vp
+    assert pl(s).cerda == after and pl(s).score == vp
     assert s.score_breakdown()[0]["cerda_overflow"] == vp
 
 

@@ -8,7 +8,7 @@ Upper 2,2,3,3,4 | 5,5,6,6,7 | 8,8,9,9,10, marks 3/8/13; Cerdà start 4).
 import pytest
 
 from barcelona_ai import IllegalActionError
-from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, at_build
+from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, at_build, mask
 
 TYPES = ("CORNER", "L1", "L2", "L3")
 A_BUILD, A_DRAW = C["A_BUILD"], C["A_DRAW"]
@@ -44,17 +44,20 @@ def kinds_on(s, space_name):
 
 
 def pl(s, p):
-    return s.raw()["pl"][p]
+    return s.view().players[p]
 
 
 def marks(s, space_name):
-    bs = building_space(space_name)
-    raw = s.raw()
-    return raw["bld_mark"][bs * 3: bs * 3 + raw["bld_n"][bs]]
+    return list(s.view().building_markers[building_space(space_name)])
 
 
 def level(s, space_name):
-    return s.raw()["bld_level"][building_space(space_name)]
+    return s.view().building_levels[building_space(space_name)]
+
+
+def tracks(s):
+    """The citizen tracks as bitmasks (bit i: space i occupied), one per class."""
+    return [mask(t) for t in s.view().tracks]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -87,16 +90,16 @@ def test_R90_exactly_one_building_per_turn():
     assert {sp for sp, _, _ in options(s)} == {"B(1,0)", "B(3,2)", "NE(3)"}
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert s.current_player() == 1                          # the turn moved on: no second construction
-    raw = s.raw()
-    assert raw["cross_lo"][cross(3, 3)] == W and raw["cross_lo"][cross(4, 3)] == W
-    assert raw["bld_stack"][1] == 11
+    v = s.view()
+    assert v.crossings[cross(3, 3)][0] == W and v.crossings[cross(4, 3)][0] == W
+    assert v.building_tiles_left[1] == 11
 
 
 def test_R90_no_option_the_turn_goes_on():
     s = at_build(game(4), {(1, 0): W, (3, 1): W})          # no space has two of them around it
     assert s.current_player() == 1
-    assert s.raw()["bld_level"] == [0] * 20
-    assert pl(s, 0)["score"] == 0
+    assert s.view().building_levels == (0,) * 20
+    assert pl(s, 0).score == 0
 
 
 def test_A4_any_legal_option_may_be_chosen_even_an_unfavourable_level2():
@@ -105,7 +108,7 @@ def test_A4_any_legal_option_may_be_chosen_even_an_unfavourable_level2():
     s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
     s.apply(C["A_SAG_STOP"])
-    assert pl(s, 0)["cerda"] == 3                          # the -1 Cerdà penalty was accepted (R97)
+    assert pl(s, 0).cerda == 3                          # the -1 Cerdà penalty was accepted (R97)
     assert level(s, "B(1,0)") == 2
 
 
@@ -159,8 +162,8 @@ def test_R103_A31_corner_has_no_effect_and_is_never_overbuilt():
     s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=f)
     s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
     p = pl(s, 0)
-    assert (p["cerda"], p["sagrada"], p["coins"], p["cloth"]) == (4, 0, 1, 1)   # A31: no effect
-    assert p["score"] == 1                                   # only the lowest visible VP (W row at 2, M at 1)
+    assert (p.cerda, p.sagrada, p.coins, p.cloth) == (4, 0, 1, 1)   # A31: no effect
+    assert p.score == 1                                   # only the lowest visible VP (W row at 2, M at 1)
     assert level(s, "NE(1)") == 4 and marks(s, "NE(1)") == [0]
     # R103: with citizens on all three of its crossings it is never offered again
     s2 = at_build(s, {(1, 1): U, (2, 1): M, (2, 2): W}, player=1)
@@ -176,10 +179,10 @@ def test_R92_covered_citizen_never_counts():
     s = at_build(game(4), {(1, 0): (M, W), (2, 0): W})      # Middle under a Working citizen
     assert kinds_on(s, "B(1,0)") == {"L1"}
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    raw = s.raw()
-    assert raw["cross_lo"][cross(1, 0)] == M and raw["cross_hi"][cross(1, 0)] == -1   # one per crossing
-    assert raw["cross_lo"][cross(2, 0)] == -1
-    assert raw["track"] == [0b11, 0, 0]
+    v = s.view()
+    assert v.crossings[cross(1, 0)] == (M,)                 # one per crossing
+    assert v.crossings[cross(2, 0)] == ()
+    assert tracks(s) == [0b11, 0, 0]
 
 
 def test_R92_top_middle_counts_for_level2():
@@ -187,9 +190,8 @@ def test_R92_top_middle_counts_for_level2():
     assert kinds_on(s, "B(1,0)") == {"L1", "L2"}
     s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
     s.apply(C["A_SAG_STOP"])
-    raw = s.raw()
-    assert raw["track"] == [0b1, 0b1, 0]
-    assert raw["cross_lo"][cross(1, 0)] == W and raw["cross_hi"][cross(1, 0)] == -1
+    assert tracks(s) == [0b1, 0b1, 0]
+    assert s.view().crossings[cross(1, 0)] == (W,)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -199,16 +201,16 @@ def test_R92_top_middle_counts_for_level2():
 def test_R93_full_procedure_of_a_level1():
     s = at_build(game(4), {(1, 0): W, (2, 0): W})
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    raw, p = s.raw(), pl(s, 0)
+    v, p = s.view(), pl(s, 0)
     bs = building_space("B(1,0)")
-    assert raw["bld_level"][bs] == 1 and raw["bld_stack"] == [8, 11, 8, 7]      # step 1
-    assert raw["bonus_rows"] == 0b0001                                          # step 2
-    assert raw["track"] == [0b11, 0, 0]                                         # step 3
-    assert p["score"] == 5 + 1                                                  # step 2 + step 4 (M row: 1)
+    assert v.building_levels[bs] == 1 and v.building_tiles_left == (8, 11, 8, 7)  # step 1
+    assert v.bonus_rows_taken == (0,)                                           # step 2
+    assert tracks(s) == [0b11, 0, 0]                                            # step 3
+    assert p.score == 5 + 1                                                  # step 2 + step 4 (M row: 1)
     assert s.score_breakdown()[0]["buildings"] == 6
-    assert p["cerda"] == 5                                                      # step 5 (R95)
-    assert marks(s, "B(1,0)") == [0] and p["markers"] == 1                      # step 6
-    assert raw["scored"] == 0 and s.current_player() == 1                       # step 7: no scoring
+    assert p.cerda == 5                                                      # step 5 (R95)
+    assert marks(s, "B(1,0)") == [0] and p.markers_placed == 1                      # step 6
+    assert v.cerda_scored == (False, False, False) and s.current_player() == 1         # step 7: no scoring
 
 
 def test_R93_step4_lowest_visible_vp_is_read_after_the_citizens_move():
@@ -217,22 +219,22 @@ def test_R93_step4_lowest_visible_vp_is_read_after_the_citizens_move():
         raw["track"] = [bits(0, 2), bits(0, 4), bits(0, 3)]   # W next 2 (VP 2); M next 4 (3); U next 3 (3)
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert s.raw()["track"][0] == bits(0, 4)
-    assert pl(s, 0)["score"] == 3                            # not 2, the value covered by the first Working
+    assert tracks(s)[0] == bits(0, 4)
+    assert pl(s, 0).score == 3                            # not 2, the value covered by the first Working
 
 
 def test_R93_step2_bonus_only_for_the_first_building_of_a_row():
     s = at_build(game(4), {(1, 0): W, (2, 0): W, (3, 0): W, (4, 0): W})
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert pl(s, 0)["score"] == 6
+    assert pl(s, 0).score == 6
     s = at_build(s, {}, player=1)
     s.apply(build_id("B(3,0)", "L1", [(3, 0), (4, 0)]))   # same block row 0: no bonus
-    assert pl(s, 1)["score"] == 1                            # W row next index 4 -> VP 3; M row -> 1
-    assert s.raw()["bonus_rows"] == 0b0001
+    assert pl(s, 1).score == 1                            # W row next index 4 -> VP 3; M row -> 1
+    assert s.view().bonus_rows_taken == (0,)
     s = at_build(s, {(0, 2): M, (1, 2): M}, player=2)
     s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))   # block row 2: bonus
-    assert pl(s, 2)["score"] == 5 + 2                        # W next 4 -> 3, M next 2 -> 2, U -> 2
-    assert s.raw()["bonus_rows"] == 0b0101
+    assert pl(s, 2).score == 5 + 2                        # W next 4 -> 3, M next 2 -> 2, U -> 2
+    assert s.view().bonus_rows_taken == (0, 2)
 
 
 def test_R93_step6_emptying_a_marker_stack_gives_one_cerda():
@@ -240,13 +242,13 @@ def test_R93_step6_emptying_a_marker_stack_gives_one_cerda():
         raw["pl"][0]["markers"] = 1                          # stacks 2,2,2,1,1: the 2nd marker empties stack 1
     s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=f)
     s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
-    assert pl(s, 0)["markers"] == 2 and pl(s, 0)["cerda"] == 5
+    assert pl(s, 0).markers_placed == 2 and pl(s, 0).cerda == 5
 
     def g(raw):
         raw["pl"][0]["markers"] = 2                          # the 3rd marker empties nothing
     s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=g)
     s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
-    assert pl(s, 0)["markers"] == 3 and pl(s, 0)["cerda"] == 4
+    assert pl(s, 0).markers_placed == 3 and pl(s, 0).cerda == 4
 
 
 def test_R94_A25_no_marker_left_still_must_build_and_gains_vp_and_effects():
@@ -257,7 +259,7 @@ def test_R94_A25_no_marker_left_still_must_build_and_gains_vp_and_effects():
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     p = pl(s, 0)
     assert level(s, "B(1,0)") == 1 and marks(s, "B(1,0)") == []
-    assert p["markers"] == 8 and p["score"] == 6 and p["cerda"] == 5   # VP and effect, no stack bonus
+    assert p.markers_placed == 8 and p.score == 6 and p.cerda == 5   # VP and effect, no stack bonus
     assert s.condition_count("SC19", 0) == 0 and s.condition_count("SC01", 0) == 0
 
 
@@ -296,8 +298,8 @@ def test_R95_A5_level1_takes_any_two_citizens_and_forces_plus_one_cerda():
     assert ("B(1,0)", "L1", ((1, 0), (2, 0))) in options(s)   # Upper/Middle fill "any" (A5)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert s.current_player() == 1                           # the Cerdà step is not a decision (R115)
-    assert pl(s, 0)["cerda"] == 5
-    assert s.raw()["track"] == [0, 0b1, 0b1]
+    assert pl(s, 0).cerda == 5
+    assert tracks(s) == [0, 0b1, 0b1]
 
 
 def test_R97_level2_needs_one_middle_upper_is_not_middle():
@@ -317,9 +319,9 @@ def test_R97_A38_level2_optional_sagrada_step_compulsory_cerda_back(step):
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
     s.apply(C["A_SAG_STEP"] if step else C["A_SAG_STOP"])
     p = pl(s, 0)
-    assert p["sagrada"] == (1 if step else 0)
-    assert p["cerda"] == 3
-    assert p["score"] == 2                                   # lowest visible: W at 1 -> 2, M at 1 -> 2, U 2
+    assert p.sagrada == (1 if step else 0)
+    assert p.cerda == 3
+    assert p.score == 2                                   # lowest visible: W at 1 -> 2, M at 1 -> 2, U 2
     assert marks(s, "B(1,0)") == [0] and s.current_player() == 1
 
 
@@ -341,11 +343,11 @@ def test_R98_A38_level3_effects_7vp_minus2_cerda_up_to_2_optional_sagrada_steps(
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]    # the second step, one at a time
     s.apply(C["A_SAG_STOP"])
     p = pl(s, 0)
-    assert p["sagrada"] == 1 and p["cerda"] == 2
+    assert p.sagrada == 1 and p.cerda == 2
     # lowest visible after: W next 2 (VP 2), M next 0 (VP 1), U next 1 (VP 2) -> 1; plus 7
-    assert p["score"] == 1 + 7
+    assert p.score == 1 + 7
     assert s.score_breakdown()[0]["buildings"] == 8
-    assert s.raw()["track"] == [0b11, 0, 0b1]
+    assert tracks(s) == [0b11, 0, 0b1]
 
 
 def test_R99_any_level_may_go_on_an_empty_normal_block():
@@ -365,12 +367,13 @@ def test_example_R100():
     s.apply(build_id("B(2,1)", "L2", [(2, 1), (3, 1)]))
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
     s.apply(C["A_SAG_STEP"])
-    raw, p = s.raw(), pl(s, 0)
-    assert raw["track"] == [bits(0, 11), bits(0, 12), bits(0, 9)]
-    assert p["score"] == 7                                   # W 11 -> 7, M 12 -> 7, U 9 -> 7 (before: 6)
-    assert p["sagrada"] == 1 and p["cerda"] == 3
-    assert marks(s, "B(2,1)") == [0] and p["markers"] == 1
-    assert raw["scored"] == 0b011 and raw["scorings"] == 2 and s.score_breakdown()[0]["cerda_scoring"] == 0
+    v, p = s.view(), pl(s, 0)
+    assert tracks(s) == [bits(0, 11), bits(0, 12), bits(0, 9)]
+    assert p.score == 7                                   # W 11 -> 7, M 12 -> 7, U 9 -> 7 (before: 6)
+    assert p.sagrada == 1 and p.cerda == 3
+    assert marks(s, "B(2,1)") == [0] and p.markers_placed == 1
+    assert v.cerda_scored == (True, True, False) and v.cerda_scorings_done == 2
+    assert s.score_breakdown()[0]["cerda_scoring"] == 0
     assert s.current_player() == 1
 
 
@@ -392,7 +395,7 @@ def test_R101_R102_overbuild_L1_then_L2_then_L3_markers_stack_bottom_to_top():
     s.apply(build_id("B(1,0)", "L3", [(1, 0), (2, 0), (2, 1)]))
     s.apply(C["A_SAG_STOP"])
     assert level(s, "B(1,0)") == 3 and marks(s, "B(1,0)") == [1, 2, 3]
-    assert s.raw()["bld_stack"] == [8, 11, 7, 6]
+    assert s.view().building_tiles_left == (8, 11, 7, 6)
     assert s.condition_count("SC19", 1) == 1 and s.condition_count("SC19", 2) == 0
     assert s.condition_count("SC19", 3) == 0
 
@@ -410,7 +413,7 @@ def test_R101_level3_directly_on_level1_and_overbuild_gives_vp_and_effects():
     s.apply(C["A_SAG_STOP"])
     p = pl(s, 0)
     assert level(s, "B(2,3)") == 3 and marks(s, "B(2,3)") == [1, 0]
-    assert p["score"] == 7 + 2 and p["cerda"] == 2          # every row next shows 2
+    assert p.score == 7 + 2 and p.cerda == 2          # every row next shows 2
 
 
 def test_R103_level3_is_never_overbuilt():
@@ -430,11 +433,11 @@ def test_R103_level3_is_never_overbuilt():
 
 def test_R104_prefilled_spaces_are_skipped_3p():
     s = game(3)
-    pre = s.raw()["track"]
+    pre = tracks(s)
     assert pre == [1 | 1 << 6 | 1 << 12, 1 | 1 << 6 | 1 << 12, 1 | 1 << 5 | 1 << 10]   # R12 "3" spaces
     s = at_build(s, {(1, 0): W, (2, 0): W})
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert s.raw()["track"][0] == pre[0] | 0b110
+    assert tracks(s)[0] == pre[0] | 0b110
 
     def f(raw):
         raw["track"][0] = bits(0, 6) | 1 << 6 | 1 << 12   # next empty Working space is 7 (6 printed "3")
@@ -442,7 +445,7 @@ def test_R104_prefilled_spaces_are_skipped_3p():
         raw["scorings"] = 1
     s = at_build(game(3), {(1, 0): W, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert s.raw()["track"][0] == bits(0, 8) | 1 << 12
+    assert tracks(s)[0] == bits(0, 8) | 1 << 12
 
 
 def test_R105_full_section_overflows_into_the_next_and_off_the_board():
@@ -452,7 +455,7 @@ def test_R105_full_section_overflows_into_the_next_and_off_the_board():
         raw["scorings"] = 1
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert s.raw()["track"][0] == bits(0, 8)
+    assert tracks(s)[0] == bits(0, 8)
 
     def g(raw):
         raw["track"] = [full(0), bits(0, 17), bits(0, 14)]
@@ -461,8 +464,7 @@ def test_R105_full_section_overflows_into_the_next_and_off_the_board():
         raw["end_triggered"] = 1
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=g)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    raw = s.raw()
-    assert raw["track"][0] == full(0) and raw["track_off"] == [2, 0, 0]
+    assert tracks(s)[0] == full(0) and s.view().tracks_off_board == (2, 0, 0)
 
 
 def test_R106_each_row_has_its_own_mark_per_section():
@@ -471,10 +473,11 @@ def test_R106_each_row_has_its_own_mark_per_section():
         raw["track"] = [bits(0, 3), 0, bits(0, 3)]
     s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert s.raw()["scored"] == 0                            # W reached space 3: no mark
+    assert s.view().cerda_scored == (False, False, False)      # W reached space 3: no mark
     s = at_build(game(4), {(1, 0): U, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert s.raw()["scored"] == 1 and s.raw()["scorings"] == 1   # U reached space 3 = its mark
+    v = s.view()
+    assert v.cerda_scored == (True, False, False) and v.cerda_scorings_done == 1    # U reached space 3 = its mark
 
 
 def test_R106_lowest_visible_uses_each_rows_printed_numbers():
@@ -486,7 +489,7 @@ def test_R106_lowest_visible_uses_each_rows_printed_numbers():
         raw["end_triggered"] = 1
     s = at_build(game(4), {(1, 0): U, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert pl(s, 0)["score"] == 5                            # Upper space 6 shows 5 (a W/M space 6 shows 4)
+    assert pl(s, 0).score == 5                            # Upper space 6 shows 5 (a W/M space 6 shows 4)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -498,7 +501,7 @@ def test_A5_builder_chooses_which_citizens_and_may_use_those_placed_this_turn():
     l1 = {u for sp, ty, u in options(s) if sp == "B(1,0)" and ty == "L1"}
     assert l1 == {((1, 0), (2, 0)), ((1, 0), (1, 1)), ((1, 1), (2, 0))}
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (1, 1)]))
-    assert s.raw()["cross_lo"][cross(2, 0)] == W             # the unused one stays
+    assert s.view().crossings[cross(2, 0)][0] == W       # the unused one stays
 
     def f(raw):                                               # place this turn, then build with them
         raw["cross_lo"][cross(2, 0)] = W
@@ -509,7 +512,7 @@ def test_A5_builder_chooses_which_citizens_and_may_use_those_placed_this_turn():
     s.apply(C["A_END_ACTIONS"])
     assert ("B(1,0)", "L2", ((1, 0), (2, 0))) in options(s)
     s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
-    assert s.raw()["cross_lo"][cross(1, 0)] == U and s.raw()["cross_hi"][cross(1, 0)] == -1
+    assert s.view().crossings[cross(1, 0)] == (U,)
 
 
 def test_A26_adjacency_counts_sc05_distinct_spaces_and_sc10_two_sided_spaces():
@@ -546,11 +549,11 @@ def test_A26_adjacency_counts_sc05_distinct_spaces_and_sc10_two_sided_spaces():
 def test_A27_row_bonus_once_per_row_corners_included():
     s = at_build(game(4), {(1, 1): W, (2, 1): W})
     s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))   # corner of B(1,1): block row 1
-    assert s.raw()["bonus_rows"] == 0b0010 and pl(s, 0)["score"] == 5 + 1
+    assert s.view().bonus_rows_taken == (1,) and pl(s, 0).score == 5 + 1
     s = at_build(s, {(0, 1): W, (0, 2): W}, player=1)
     s.apply(build_id("B(0,1)", "L1", [(0, 1), (0, 2)]))      # row 1 again: no bonus
-    assert pl(s, 1)["score"] == 1                            # lowest visible only (M row: 1)
-    assert s.raw()["bonus_rows"] == 0b0010
+    assert pl(s, 1).score == 1                            # lowest visible only (M row: 1)
+    assert s.view().bonus_rows_taken == (1,)
 
 
 def test_A28_presence_any_marker_in_the_stack_diagonal_block_once():
@@ -580,7 +583,7 @@ def test_A29_full_rows_ignored_all_full_gives_zero():
         raw["end_triggered"] = 1
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert pl(s, 0)["score"] == 10
+    assert pl(s, 0).score == 10
 
     def g(raw):
         raw["bonus_rows"] = ALL_ROWS
@@ -590,8 +593,8 @@ def test_A29_full_rows_ignored_all_full_gives_zero():
         raw["end_triggered"] = 1
     s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=g)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))     # the Middle fills its row: all full
-    assert s.raw()["track"] == [full(0), full(1), full(2)] and s.raw()["track_off"] == [1, 0, 0]
-    assert pl(s, 0)["score"] == 0
+    assert tracks(s) == [full(0), full(1), full(2)] and s.view().tracks_off_board == (1, 0, 0)
+    assert pl(s, 0).score == 0
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -603,16 +606,12 @@ def _expected_build(before, a):
     rows = [tracks[k]["vp"] for k in ("WORKING", "MIDDLE", "UPPER")]
     name, ty, used = opt(a)
     bs = building_space(name)
-    p = before["cur"]
-    track = list(before["track"])
-    off = list(before["track_off"])
-    lo, hi = list(before["cross_lo"]), list(before["cross_hi"])
+    p = before.turn_player
+    track = [mask(t) for t in before.tracks]
+    off = list(before.tracks_off_board)
+    crossings = [list(x) for x in before.crossings]
     for c, r in used:
-        x = cross(c, r)
-        if hi[x] >= 0:
-            k, hi[x] = hi[x], -1
-        else:
-            k, lo[x] = lo[x], -1
+        k = crossings[cross(c, r)].pop()                      # the top citizen
         free = [i for i in range(len(rows[k])) if not track[k] >> i & 1]
         if free:
             track[k] |= 1 << free[0]
@@ -621,8 +620,9 @@ def _expected_build(before, a):
     shown = [rows[k][min(i for i in range(len(rows[k])) if not track[k] >> i & 1)]
              for k in range(3) if track[k] != (1 << len(rows[k])) - 1]
     row = T["bs_row"][bs]
-    bonus = 0 if before["bonus_rows"] >> row & 1 else ED.raw["building_bonus_vp"]
-    return dict(p=p, bs=bs, ty=ty, track=track, off=off, lo=lo, hi=hi, vp=bonus + (min(shown) if shown else 0))
+    bonus = 0 if row in before.bonus_rows_taken else ED.raw["building_bonus_vp"]
+    return dict(p=p, bs=bs, ty=ty, track=track, off=off, crossings=tuple(tuple(x) for x in crossings),
+                vp=bonus + (min(shown) if shown else 0))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -634,30 +634,30 @@ def test_R93_R104_R105_every_construction_in_random_games(players):
         rng = random.Random(3000 + seed)
         s = new_game(players, seed=seed)
         while not s.is_terminal():
-            before = s.raw()
+            before = s.view()
             a = rng.choice(s.legal_actions())
             if not (A_BUILD <= a < A_DRAW):
                 s.apply(a)
                 continue
             e = _expected_build(before, a)
             s.apply(a)
-            after = s.raw()
+            after = s.view()
             p, bs = e["p"], e["bs"]
-            assert after["track"] == e["track"] and after["track_off"] == e["off"]
-            assert after["cross_lo"] == e["lo"] and after["cross_hi"] == e["hi"]
-            assert after["bld_level"][bs] == (4 if e["ty"] == "CORNER" else TYPES.index(e["ty"]))
-            assert after["bld_stack"][TYPES.index(e["ty"])] == before["bld_stack"][TYPES.index(e["ty"])] - 1
-            waiting = after["nframes"] > 0 and after["frames"][after["nframes"] - 1]["kind"] == C["FR_SAGRADA"] \
-                and after["frames"][after["nframes"] - 1]["player"] == p
-            gained = after["pl"][p]["vp_src"][1] - before["pl"][p]["vp_src"][1]
+            assert tracks(s) == e["track"] and list(after.tracks_off_board) == e["off"]
+            assert after.crossings == e["crossings"]
+            assert after.building_levels[bs] == (4 if e["ty"] == "CORNER" else TYPES.index(e["ty"]))
+            ty = TYPES.index(e["ty"])
+            assert after.building_tiles_left[ty] == before.building_tiles_left[ty] - 1
+            top = after.top_frame
+            waiting = top is not None and top.kind == C["FR_SAGRADA"] and top.player == p
+            gained = after.players[p].vp_sources[1] - before.players[p].vp_sources[1]      # "buildings"
             l3 = 7 if e["ty"] == "L3" and not waiting else 0
             assert gained == e["vp"] + l3, (seed, opt(a))
             if not waiting:
-                n0 = before["bld_n"][bs]
-                if before["pl"][p]["markers"] < 8:
-                    assert after["bld_n"][bs] == n0 + 1 and after["bld_mark"][bs * 3 + n0] == p
-                    assert after["bld_mark"][bs * 3: bs * 3 + n0] == before["bld_mark"][bs * 3: bs * 3 + n0]
+                marks0 = before.building_markers[bs]
+                if before.players[p].markers_placed < 8:
+                    assert after.building_markers[bs] == marks0 + (p,)
                 else:
-                    assert after["bld_n"][bs] == n0
+                    assert len(after.building_markers[bs]) == len(marks0)
             checked += 1
     assert checked > 20

@@ -30,7 +30,7 @@ def mod_tile(name):
 
 
 def pl(s, p):
-    return s.raw()["pl"][p]
+    return s.view().players[p]
 
 
 def src(s, p, name):
@@ -72,7 +72,7 @@ def play_out(s, log=None):
     while not s.is_terminal():
         acts = s.legal_actions()
         if not s.is_chance_node() and log is not None:
-            log.append(s.raw()["cur"])
+            log.append(s.turn_player)
         a = next((x for x in prefer if x in acts), acts[0])
         s.apply(a)
         steps += 1
@@ -110,19 +110,19 @@ def test_R122_third_section_scores_and_triggers_the_end_without_reset():
         raw["pl"][1]["coins"] = 2
     s, a = trigger_state(0, fn=f)
     s.apply(a)
-    raw = s.raw()
-    assert raw["end_triggered"] == 1 and raw["scored"] == 0b111 and raw["scorings"] == 3
+    v = s.view()
+    assert v.end_triggered and v.cerda_scored == (True, True, True) and v.cerda_scorings_done == 3
     assert src(s, 1, "cerda_scoring") == 2 * 2 * 3
-    assert pl(s, 1)["cerda"] == 9                            # no reset after the 3rd scoring (R110)
+    assert pl(s, 1).cerda == 9                            # no reset after the 3rd scoring (R110)
     assert not s.is_terminal()
 
 
 def test_A11_display_still_refreshed_after_the_third_scoring():
     s, a = trigger_state(0)
-    old = s.raw()["mod_display"]
+    old = s.view().modernisme_display
     s.apply(a)
     assert s.is_chance_node() and all(x >= A_REVEAL for x in s.legal_actions())
-    assert s.raw()["mod_discard"] == old
+    assert s.view().modernisme_discard == old
 
 
 @pytest.mark.parametrize("players,seat", [(4, 0), (4, 1), (4, 2), (3, 0), (2, 0)])
@@ -133,8 +133,8 @@ def test_R123_A41_play_on_until_all_have_had_the_same_number_of_turns(players, s
     play_out(s, log)
     turns = [x for i, x in enumerate(log) if i == 0 or log[i - 1] != x]
     assert turns == list(range(seat + 1, players))          # the later seats, one turn each, in order
-    assert [pl(s, p)["turns"] for p in range(players)] == [3] * players
-    assert s.raw()["scorings"] == 3                                      # no further Cerdà Scoring (A11)
+    assert [pl(s, p).turns for p in range(players)] == [3] * players
+    assert s.view().cerda_scorings_done == 3                           # no further Cerdà Scoring (A11)
 
 
 def test_A41_trigger_on_the_last_seat_ends_the_game_after_that_turn():
@@ -144,7 +144,7 @@ def test_A41_trigger_on_the_last_seat_ends_the_game_after_that_turn():
     log = []
     play_out(s, log)
     assert log == []                                         # nobody plays again
-    assert [pl(s, p)["turns"] for p in range(4)] == [3, 3, 3, 3]
+    assert [pl(s, p).turns for p in range(4)] == [3, 3, 3, 3]
 
 
 def test_R123_not_over_before_the_last_seat():
@@ -299,14 +299,14 @@ def stalled(activity, fn=None):
 def test_A2_stall_a_round_without_placement_build_or_draw_ends_the_game():
     s = stalled(0)
     assert s.is_terminal()
-    assert [pl(s, p)["turns"] for p in range(4)] == [7, 7, 7, 7]
-    assert s.raw()["scorings"] == 0 and s.raw()["end_triggered"] == 0
+    assert [pl(s, p).turns for p in range(4)] == [7, 7, 7, 7]
+    assert s.view().cerda_scorings_done == 0 and not s.view().end_triggered
 
 
 def test_A2_stall_needs_a_whole_round_without_activity():
     s = stalled(1)                                           # something happened earlier in this round
     assert s.is_terminal()
-    assert [pl(s, p)["turns"] for p in range(4)] == [8, 8, 8, 8]
+    assert [pl(s, p).turns for p in range(4)] == [8, 8, 8, 8]
 
 
 def test_A2_a_construction_keeps_the_game_going():
@@ -318,7 +318,7 @@ def test_A2_a_construction_keeps_the_game_going():
     assert s.current_player() == 0 and s.legal_actions() == [build_id("B(1,0)", "L1", [(1, 0), (2, 0)])]
     s.apply(s.legal_actions()[0])
     assert s.is_terminal()                                   # the next round was empty
-    assert [pl(s, p)["turns"] for p in range(4)] == [8, 8, 8, 8]
+    assert [pl(s, p).turns for p in range(4)] == [8, 8, 8, 8]
 
 
 def test_A2_a_draw_is_activity():
@@ -334,13 +334,14 @@ def test_A2_a_draw_is_activity():
 # score_breakdown and final scoring in whole games, against an independent count
 
 
-def _oracle_count(raw, p, name):
-    """Independent count of the simple Modernisme conditions used below (rules-inventory §1.12)."""
-    P = raw["pl"][p]
-    return {"SC02": min(P["cloth"], 5), "SC03": min(P["coins"], 5), "SC08": bin(P["ps_built"]).count("1"),
-            "SC09": P["narrow"], "SC11": P["wide"], "SC12": sum(P["mod_up"]), "SC13": P["passengers"],
-            "SC14": P["cobbles"], "SC15": P["inters"],
-            "SC18": sum(1 for t in P["mod_tile"] if t >= 0)}.get(name)
+def _oracle_count(v, p, name):
+    """Independent count of the simple Modernisme conditions used below (rules-inventory §1.12), in the
+    StateView v."""
+    P = v.players[p]
+    return {"SC02": min(P.cloth, 5), "SC03": min(P.coins, 5), "SC08": len(P.public_services),
+            "SC09": P.narrow_laid, "SC11": P.wide_laid, "SC12": sum(P.modernisme_up), "SC13": P.passengers,
+            "SC14": P.cobblestones, "SC15": P.intersections,
+            "SC18": sum(1 for t in P.modernisme if t is not None)}.get(name)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -355,21 +356,21 @@ def test_breakdown_sums_to_score_and_final_parts_match_R124(players):
             s.apply(rng.choice(s.legal_actions()))
             for p in range(players):
                 assert sum(s.score_breakdown()[p].values()) == s.scores()[p]
-        raw = s.raw()
+        v = s.view()
         for p in range(players):
-            P = raw["pl"][p]
+            P = v.players[p]
             b = s.score_breakdown()[p]
-            cob = data["warehouse"]["cobblestone_end_vp"][P["cobbles"] - 1] if P["cobbles"] else 0
-            pas = data["passengers"]["end_vp"][P["passengers"] - 1] if P["passengers"] else 0
+            cob = data["warehouse"]["cobblestone_end_vp"][P.cobblestones - 1] if P.cobblestones else 0
+            pas = data["passengers"]["end_vp"][P.passengers - 1] if P.passengers else 0
             assert b["final_cobblestones"] == cob and b["final_passengers"] == pas
             total = 0
-            for k, t in enumerate(P["mod_tile"]):
-                if t < 0:
+            for k, t in enumerate(P.modernisme):
+                if t is None:
                     continue
                 sp = data["modernisme_spaces"][k]
-                mult = sp["top"] if P["mod_up"][k] else sp["bottom"]
+                mult = sp["top"] if P.modernisme_up[k] else sp["bottom"]
                 n = s.condition_count(mods[t], p)
-                own = _oracle_count(raw, p, mods[t])
+                own = _oracle_count(v, p, mods[t])
                 if own is not None:
                     assert n == own, (mods[t], p)
                 total += conds[mods[t]]["vp"] * n * mult

@@ -11,7 +11,7 @@ import pytest
 
 from barcelona_ai import new_game
 
-from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, space, at_build
+from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, space, at_build, mask
 
 A_BUILD, A_DRAW, A_REVEAL = C["A_BUILD"], C["A_DRAW"], C["A_REVEAL"]
 MULT = T["cerda_mult"]
@@ -30,7 +30,7 @@ def cond(name):
 
 
 def pl(s, p):
-    return s.raw()["pl"][p]
+    return s.view().players[p]
 
 
 def src(s, p, name):
@@ -87,10 +87,11 @@ def test_R107_scoring_when_a_row_reaches_its_mark_not_before():
         raw["track"] = [bits(0, 2), 0, 0]                    # W+W -> spaces 2, 3: mark 4 not reached
     s, a = scoring_turn(0, fn=short, tiles=["SC15", "SC16", "SC17"])
     s.apply(a)
-    assert s.raw()["scored"] == 0 and s.raw()["scorings"] == 0 and s.current_player() == 1
+    v = s.view()
+    assert v.cerda_scored == (False, False, False) and v.cerda_scorings_done == 0 and s.current_player() == 1
     s, a = scoring_turn(0, tiles=["SC03", "SC16", "SC17"])
     s.apply(a)                                              # W+W -> spaces 4, 5: the mark is filled
-    assert s.raw()["scored"] == 0b001 and s.raw()["scorings"] == 1
+    assert s.view().cerda_scored == (True, False, False) and s.view().cerda_scorings_done == 1
     assert [src(s, p, "cerda_scoring") for p in range(4)] == [2, 2, 2, 2]   # 1 coin x2 VP x1 each
 
 
@@ -100,7 +101,7 @@ def test_R107_any_row_triggers_the_shared_section():
         raw["cerda_tile"] = [cond("SC03"), cond("SC02"), cond("SC01")]
     s = at_build(game(4), {(0, 0): U, (1, 0): W}, fn=f)
     s.apply(build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]))
-    assert s.raw()["scored"] == 0b001
+    assert s.view().cerda_scored == (True, False, False)
 
 
 @pytest.mark.parametrize("index", range(12))
@@ -112,7 +113,7 @@ def test_R108_R114_multiplier_by_cerda_index(index):
     s.apply(a)
     assert MULT == [0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 3, 4]      # §4.6
     assert src(s, 1, "cerda_scoring") == 2 * 4 * MULT[index]
-    assert pl(s, 1)["score"] == 2 * 4 * MULT[index]
+    assert pl(s, 1).score == 2 * 4 * MULT[index]
 
 
 def test_R108_every_player_scores_with_own_count_and_multiplier():
@@ -132,8 +133,8 @@ def test_R110_A12_reset_after_scorings_1_and_2_only_above_the_start():
                 raw["pl"][p]["cerda"] = cerda
         s, a = scoring_turn(section, fn=f, tiles=["SC15", "SC15", "SC15"])
         s.apply(a)
-        assert s.raw()["scorings"] == section + 1
-        assert [pl(s, p)["cerda"] for p in range(4)] == [3, 4, START, START]
+        assert s.view().cerda_scorings_done == section + 1
+        assert [pl(s, p).cerda for p in range(4)] == [3, 4, START, START]
 
 
 def test_R110_no_reset_after_the_third_scoring():
@@ -142,8 +143,8 @@ def test_R110_no_reset_after_the_third_scoring():
             raw["pl"][p]["cerda"] = cerda
     s, a = scoring_turn(2, fn=f, tiles=["SC15", "SC15", "SC15"])
     s.apply(a)
-    assert s.raw()["scorings"] == 3 and s.raw()["end_triggered"] == 1
-    assert [pl(s, p)["cerda"] for p in range(4)] == [3, 4, 5, 11]
+    assert s.view().cerda_scorings_done == 3 and s.view().end_triggered
+    assert [pl(s, p).cerda for p in range(4)] == [3, 4, 5, 11]
 
 
 def test_R109_A10_a_scored_section_never_scores_again():
@@ -154,8 +155,8 @@ def test_R109_A10_a_scored_section_never_scores_again():
         raw["pl"][2]["coins"] = 3
     s, a = scoring_turn(0, fn=f, tiles=["SC03", "SC03", "SC03"])
     s.apply(a)                                               # the Working row now reaches mark 4
-    assert s.raw()["scored"] == 0b001 and s.raw()["scorings"] == 1
-    assert src(s, 2, "cerda_scoring") == 0 and pl(s, 2)["cerda"] == 9   # no scoring, no reset
+    assert s.view().cerda_scored == (True, False, False) and s.view().cerda_scorings_done == 1
+    assert src(s, 2, "cerda_scoring") == 0 and pl(s, 2).cerda == 9   # no scoring, no reset
     assert not s.is_chance_node() and s.current_player() == 1           # no display refresh either
 
 
@@ -169,9 +170,9 @@ def test_A9_two_sections_in_one_turn_in_order_with_the_reset_between():
         raw["pl"][1]["cloth"] = 2
     s, a = scoring_turn(1, fn=f, tiles=["SC03", "SC02", "SC15"])
     s.apply(a)
-    assert s.raw()["scored"] == 0b011 and s.raw()["scorings"] == 2
+    assert s.view().cerda_scored == (True, True, False) and s.view().cerda_scorings_done == 2
     assert src(s, 1, "cerda_scoring") == 2 * 2 * 3 + 2 * 2 * 1
-    assert pl(s, 1)["cerda"] == START
+    assert pl(s, 1).cerda == START
     assert chance_all(s) == 8                                # two display refreshes (R111)
 
 
@@ -185,10 +186,10 @@ def test_A9_sections_2_and_3_in_one_turn_reset_after_the_2nd_only_and_end_trigge
         raw["pl"][1]["cloth"] = 2
     s, a = scoring_turn(2, fn=f, tiles=["SC15", "SC03", "SC02"])
     s.apply(a)
-    raw = s.raw()
-    assert raw["scored"] == 0b111 and raw["scorings"] == 3 and raw["end_triggered"] == 1
+    v = s.view()
+    assert v.cerda_scored == (True, True, True) and v.cerda_scorings_done == 3 and v.end_triggered
     assert src(s, 1, "cerda_scoring") == 2 * 2 * 3 + 2 * 2 * 1
-    assert pl(s, 1)["cerda"] == START
+    assert pl(s, 1).cerda == START
 
 
 def test_A32_refresh_with_too_few_tiles_left_shows_fewer_than_four():
@@ -199,8 +200,7 @@ def test_A32_refresh_with_too_few_tiles_left_shows_fewer_than_four():
     s, a = scoring_turn(0, fn=f, tiles=["SC15", "SC15", "SC15"])
     s.apply(a)
     assert chance_all(s) == 2
-    raw = s.raw()
-    assert raw["mod_display"] == 0b101 and raw["mod_stack"] == 0 and raw["mod_discard"] == 0
+    assert masks(s) == (0, 0b101, 0)
     assert s.current_player() == 1
 
 
@@ -215,7 +215,7 @@ def test_A8_A48_scoring_uses_the_state_after_the_building_before_the_draws():
     # the reveals (R111) and then the draws are still to come: the scoring happened first (A8)
     assert s.is_chance_node() and all(a >= A_REVEAL for a in s.legal_actions())
     assert chance_all(s) == 4 + 2
-    assert sum(pl(s, 0)["hand"]) == 2 and src(s, 0, "cerda_scoring") == 2
+    assert sum(pl(s, 0).hand) == 2 and src(s, 0, "cerda_scoring") == 2
     assert s.current_player() == 1
 
 
@@ -229,7 +229,7 @@ def test_A40_coins_counted_at_scoring_time_after_the_turns_actions():
         raw["cross_hi"][cross(0, 0)] = W
     s = at_actions(game(4), 0, 0, fn=f)                       # vertical 0 = Gain 2 Coins
     s.apply(C["A_GAIN_COINS"])
-    assert pl(s, 0)["coins"] == 3
+    assert pl(s, 0).coins == 3
     s.apply(C["A_END_ACTIONS"])
     s.apply(build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]))
     assert src(s, 0, "cerda_scoring") == 2 * 3 * 1
@@ -258,10 +258,10 @@ def test_example_R112():
         raw["pl"][orange]["cerda"] = 3
     s = at_build(game(4), {(2, 2): U, (3, 2): W}, player=blue, fn=f)
     s.apply(build_id("NE(2)", "CORNER", [(2, 2), (3, 2)]))  # Blue's third corner, in a second block
-    assert s.raw()["scored"] == 0b001
+    assert s.view().cerda_scored == (True, False, False)
     assert [s.condition_count("SC17", p) for p in range(4)] == [2, 0, 1, 0]
     assert [src(s, p, "cerda_scoring") for p in range(4)] == [18, 0, 3, 0]
-    assert [pl(s, p)["cerda"] for p in (blue, purple, orange, green)] == [START, START, 3, START]
+    assert [pl(s, p).cerda for p in (blue, purple, orange, green)] == [START, START, 3, START]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -270,22 +270,23 @@ def test_example_R112():
 
 def test_R111_display_refreshed_after_a_scoring():
     s, a = scoring_turn(0, tiles=["SC15", "SC15", "SC15"])
-    old_display, old_stack = s.raw()["mod_display"], s.raw()["mod_stack"]
+    old_stack, old_display, _ = masks(s)
     s.apply(a)
-    raw = s.raw()
-    assert raw["mod_display"] == 0 and raw["mod_discard"] == old_display
+    _, display, discard = masks(s)
+    assert display == 0 and discard == old_display
     outs = s.chance_outcomes()
     assert {x - A_REVEAL for x, _ in outs} == {t for t in range(18) if old_stack >> t & 1}
     assert all(abs(p - 1 / len(outs)) < 1e-12 for _, p in outs)
     assert chance_all(s) == 4
-    raw = s.raw()
-    assert bin(raw["mod_display"]).count("1") == 4 and raw["mod_display"] & ~old_stack == 0
-    assert raw["mod_discard"] == old_display
+    _, display, discard = masks(s)
+    assert bin(display).count("1") == 4 and display & ~old_stack == 0
+    assert discard == old_display
 
 
 def masks(s):
-    raw = s.raw()
-    return raw["mod_stack"], raw["mod_display"], raw["mod_discard"]
+    """The Modernisme stack, display and discard as bitmasks (bit t: tile t)."""
+    v = s.view()
+    return mask(v.modernisme_stack), mask(v.modernisme_display), mask(v.modernisme_discard)
 
 
 def test_R111_R73_reshuffle_the_discard_when_the_stack_runs_out():
@@ -306,7 +307,7 @@ def test_R111_R73_reshuffle_the_discard_when_the_stack_runs_out():
     assert masks(s) == (1 << 11, 1 << 10, 0b111111)
     s.apply(A_REVEAL + 11)
     assert masks(s) == (0b111111, 0b11 << 10, 0)            # reshuffled as the stack ran out, not later
-    assert s.raw()["reveal_pending"] == 2
+    assert s.view().reveal_pending == 2
     outs = s.chance_outcomes()
     assert {x - A_REVEAL for x, _ in outs} == set(range(6))
     assert all(abs(p - 1 / 6) < 1e-12 for _, p in outs)
@@ -341,7 +342,7 @@ def test_R111_R73_issue8_refresh_after_a_take_emptied_the_stack_cannot_bring_bac
     assert masks(s) == (earlier, 0b1110 | last, 0)            # the discards are the stack at once (R73)
     s.apply(C["A_END_ACTIONS"])
     s.apply(build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]))   # section 1 scores, the display is refreshed
-    assert s.raw()["scorings"] == 1
+    assert s.view().cerda_scorings_done == 1
     discarded = 0b1110 | last
     assert masks(s) == (earlier, 0, discarded)
     outs = s.chance_outcomes()
@@ -382,12 +383,12 @@ def test_R111_R73_A6_modernisme_piles_in_random_games():
             s = new_game(players, seed=seed)
             cur = None                                        # the refresh under way: (discarded, face down, reveals)
             while not s.is_terminal():
-                b = s.raw()
+                b = masks(s)
                 a = rng.choice(s.legal_actions())
                 s.apply(a)
-                r = s.raw()
-                assert r["mod_stack"] or not r["mod_discard"], (players, seed)
-                if (b["mod_stack"], b["mod_display"], b["mod_discard"]) != masks(s):
+                r = s.view()
+                assert r.modernisme_stack or not r.modernisme_discard, (players, seed)
+                if b != masks(s):
                     for p in range(players):
                         o = s.observation(p)
                         assert (o["mod_stack"], o["mod_display"], o["mod_discard"]) == masks(s)
@@ -404,10 +405,10 @@ def test_R111_R73_A6_modernisme_piles_in_random_games():
                             assert sum(discarded >> x & 1 for x in shown) <= max(0, len(shown) - k)
                             refreshes["4+ face down" if k >= 4 else "1-3 face down"] += 1
                         cur = None
-                if r["reveal_pending"] == T["display_size"] and r["mod_display"] == 0:   # a refresh began
-                    boards = sum(1 << t for p in r["pl"][:players] for t in p["mod_tile"] if t >= 0)
-                    discarded = (b["mod_display"] | (1 << (a - A_REVEAL) if a >= A_REVEAL else 0)) & ~boards
-                    cur = (discarded, r["mod_stack"], [])
+                if r.reveal_pending == T["display_size"] and not r.modernisme_display:   # a refresh began
+                    boards = sum(1 << t for p in r.players for t in p.modernisme if t is not None)
+                    discarded = (b[1] | (1 << (a - A_REVEAL) if a >= A_REVEAL else 0)) & ~boards
+                    cur = (discarded, mask(r.modernisme_stack), [])
     assert refreshes["4+ face down"] > 0 and refreshes["1-3 face down"] > 0, refreshes
 
 
@@ -420,7 +421,7 @@ def test_R73_take_refills_at_once_A32_short_display_when_nothing_left():
     s.apply(C["A_MOD_TAKE"] + 0 * 5 + 0)
     assert s.legal_actions() == [A_REVEAL + 12]              # refilled at once (R73)
     s.apply(A_REVEAL + 12)
-    assert s.raw()["mod_display"] == 0b1110 | 1 << 12 and pl(s, 0)["mod_tile"][0] == 0
+    assert masks(s)[1] == 0b1110 | 1 << 12 and pl(s, 0).modernisme[0] == 0
 
     def g(raw):
         raw["mod_display"] = 0b1111
@@ -428,7 +429,7 @@ def test_R73_take_refills_at_once_A32_short_display_when_nothing_left():
         raw["mod_discard"] = 0
     s = at_actions(game(4), 1, 0, fn=g)
     s.apply(C["A_MOD_TAKE"] + 2 * 5 + 0)
-    assert not s.is_chance_node() and s.raw()["mod_display"] == 0b1011   # A32: 3 tiles shown
+    assert not s.is_chance_node() and masks(s)[1] == 0b1011   # A32: 3 tiles shown
 
     def h(raw):
         raw["mod_display"] = 0
@@ -448,14 +449,14 @@ def test_A30_R116_level1_at_the_top_gives_2vp_instead_of_the_step():
         raw["bonus_rows"] = ALL_ROWS
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert pl(s, 0)["cerda"] == 11
-    assert src(s, 0, "cerda_overflow") == 2 and pl(s, 0)["score"] == 2 + 1
+    assert pl(s, 0).cerda == 11
+    assert src(s, 0, "cerda_overflow") == 2 and pl(s, 0).score == 2 + 1
 
 
 def test_R89_R116_cerda_action_overflow_at_the_top():
     s = at_actions(game(4), 0, 2, fn=lambda raw: raw["pl"][0].update(cerda=10))   # horizontal 2 = Cerdà +2
     s.apply(C["A_CERDA"])
-    assert pl(s, 0)["cerda"] == 11 and src(s, 0, "cerda_overflow") == 2
+    assert pl(s, 0).cerda == 11 and src(s, 0, "cerda_overflow") == 2
 
 
 def test_R115_R116_A44_steps_back_at_the_bottom_are_lost_then_later_steps_apply():
@@ -464,7 +465,7 @@ def test_R115_R116_A44_steps_back_at_the_bottom_are_lost_then_later_steps_apply(
     s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
     s.apply(C["A_SAG_STOP"])
-    assert pl(s, 0)["cerda"] == 0
+    assert pl(s, 0).cerda == 0
 
     def g(raw):
         raw["pl"][0]["cerda"] = 0
@@ -472,14 +473,14 @@ def test_R115_R116_A44_steps_back_at_the_bottom_are_lost_then_later_steps_apply(
     s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=g)
     s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
     s.apply(C["A_SAG_STOP"])
-    assert pl(s, 0)["cerda"] == 1
+    assert pl(s, 0).cerda == 1
 
     def h(raw):
         raw["pl"][0]["cerda"] = 1
     s = at_build(game(4), {(1, 0): U, (2, 0): W, (1, 1): W}, fn=h)
     s.apply(build_id("B(1,0)", "L3", [(1, 0), (2, 0), (1, 1)]))
     s.apply(C["A_SAG_STOP"])
-    assert pl(s, 0)["cerda"] == 0
+    assert pl(s, 0).cerda == 0
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -503,15 +504,15 @@ def museum(sagrada, fn=None, coins=3):
 
 def test_R117_sagrada_starts_on_the_leftmost_space():
     s = game(4)
-    assert [pl(s, p)["sagrada"] for p in range(4)] == [0, 0, 0, 0]
-    assert [pl(s, p)["sag_tile"] for p in range(4)] == [[-1, -1, -1]] * 4
+    assert [pl(s, p).sagrada for p in range(4)] == [0, 0, 0, 0]
+    assert [pl(s, p).sagrada_tiles for p in range(4)] == [(None, None, None)] * 4
 
 
 def test_R118_each_step_is_optional():
     s = museum(0)
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
     s.apply(C["A_SAG_STOP"])
-    assert pl(s, 0)["sagrada"] == 0
+    assert pl(s, 0).sagrada == 0
     assert C["A_SAG_STEP"] not in s.legal_actions()          # stopping gives up the remaining step
     assert C["A_END_ACTIONS"] in s.legal_actions()
 
@@ -519,16 +520,16 @@ def test_R118_each_step_is_optional():
 def test_R119_A45_passing_a_slot_choose_a_tile_of_its_level_before_the_next_step():
     s = museum(1)
     s.apply(C["A_SAG_STEP"])                                 # 1 -> 2 passes the Level-1 slot
-    assert pl(s, 0)["sagrada"] == 2
+    assert pl(s, 0).sagrada == 2
     assert s.legal_actions() == [C["A_SAG_TILE"] + i for i in range(16) if T["sag_level"][i] == 1]
     s.apply(C["A_SAG_TILE"] + T["sag_text"].index("VP6"))
     p = pl(s, 0)
-    assert p["sag_tile"] == [T["sag_text"].index("VP6"), -1, -1]
+    assert p.sagrada_tiles == (T["sag_text"].index("VP6"), None, None)
     assert src(s, 0, "sagrada") == 6
-    assert not s.raw()["sag_offer"] >> T["sag_text"].index("VP6") & 1
+    assert T["sag_text"].index("VP6") not in s.view().sagrada_offer
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]   # then the second step
     s.apply(C["A_SAG_STEP"])
-    assert pl(s, 0)["sagrada"] == 3
+    assert pl(s, 0).sagrada == 3
 
 
 def test_R119_level2_slot_offers_level2_tiles_and_RES_split_is_free():
@@ -539,7 +540,7 @@ def test_R119_level2_slot_offers_level2_tiles_and_RES_split_is_free():
     assert s.legal_actions() == [C["A_RES"] + k for k in range(5)]
     s.apply(C["A_RES"] + 1)                                  # 1 Coin, 3 Cloth
     p = pl(s, 0)
-    assert (p["coins"], p["cloth"]) == (1, 3)
+    assert (p.coins, p.cloth) == (1, 3)
 
 
 def test_R119_RES_split_other_choices():
@@ -548,7 +549,7 @@ def test_R119_RES_split_other_choices():
         s.apply(C["A_SAG_STEP"])
         s.apply(C["A_SAG_TILE"] + T["sag_text"].index("RES3"))
         s.apply(C["A_RES"] + k)
-        assert (pl(s, 0)["coins"], pl(s, 0)["cloth"]) == (k, 3 - k)
+        assert (pl(s, 0).coins, pl(s, 0).cloth) == (k, 3 - k)
 
 
 def test_A36_empty_level_leaves_the_slot_empty_but_the_marker_moves():
@@ -556,19 +557,19 @@ def test_A36_empty_level_leaves_the_slot_empty_but_the_marker_moves():
         raw["sag_offer"] = 0xFFFF & ~0b111111                # every Level-1 tile is gone
     s = museum(1, fn=f)
     s.apply(C["A_SAG_STEP"])
-    assert pl(s, 0)["sagrada"] == 2 and pl(s, 0)["sag_tile"] == [-1, -1, -1]
+    assert pl(s, 0).sagrada == 2 and pl(s, 0).sagrada_tiles == (None, None, None)
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
     assert src(s, 0, "sagrada") == 0
 
 
 def test_A36_steps_past_the_last_space_are_lost():
     s = museum(7)
-    assert pl(s, 0)["sagrada"] == 7 and C["A_SAG_STEP"] not in s.legal_actions()
+    assert pl(s, 0).sagrada == 7 and C["A_SAG_STEP"] not in s.legal_actions()
     s = museum(6)
     s.apply(C["A_SAG_STEP"])                                 # 6 -> 7 passes the Level-3 slot
     assert s.legal_actions() == [C["A_SAG_TILE"] + i for i in range(16) if T["sag_level"][i] == 3]
     s.apply(C["A_SAG_TILE"] + T["sag_text"].index("VP15"))
-    assert pl(s, 0)["sagrada"] == 7 and src(s, 0, "sagrada") == 15
+    assert pl(s, 0).sagrada == 7 and src(s, 0, "sagrada") == 15
     assert C["A_SAG_STEP"] not in s.legal_actions()          # the second step is lost
 
 
@@ -577,7 +578,7 @@ def test_R119_tile_taken_leaves_the_shared_offer():
     s.apply(C["A_SAG_STEP"])
     t = T["sag_text"].index("CERDA2")
     s.apply(C["A_SAG_TILE"] + t)
-    assert pl(s, 0)["cerda"] == START + 2 + 2                # PS +2, tile +2
+    assert pl(s, 0).cerda == START + 2 + 2                # PS +2, tile +2
     s.apply(C["A_SAG_STOP"])
 
     def f(raw):
@@ -612,10 +613,10 @@ def test_R76_R77_costs_and_vp_in_stack_order_then_empty_R79():
         assert t in ps_ids(s)
         s.apply(C["A_PS"] + t)
         q = pl(s, p)
-        assert q["coins"] == 4 - cost and q["score"] == vp and q["cerda"] == START + 2
+        assert q.coins == 4 - cost and q.score == vp and q.cerda == START + 2
         assert src(s, p, "public_services") == vp
-        assert q["ps_built"] == 1 << t
-        assert s.raw()["ps_left"][t] == 2 - p
+        assert q.public_services == (t,)
+        assert s.view().public_services_left[t] == 2 - p
     s = at_actions(s, 2, 1, player=3)
     assert t not in ps_ids(s) and PS["UNIVERSITAT"] in ps_ids(s)   # R79: that stack is empty
 
@@ -637,8 +638,8 @@ def test_R76_same_type_never_twice_and_cost_must_be_paid():
 
 def test_R18_two_players_only_the_3_and_2_coin_tiles():
     s = game(2)
-    left = s.raw()["ps_left"]
-    assert sorted(left) == [-1, -1, 2, 2, 2, 2, 2]
+    left = s.view().public_services_left
+    assert left.count(None) == 2 and sorted(x for x in left if x is not None) == [2] * 5
     t = PS["SANT_ANTONI"]
     assert left[t] == 2                                      # in play with this seed
 
@@ -647,11 +648,11 @@ def test_R18_two_players_only_the_3_and_2_coin_tiles():
         raw["pl"][1]["coins"] = 4
     s = at_actions(s, 2, 1, fn=f)
     s.apply(C["A_PS"] + t)
-    assert pl(s, 0)["score"] == 10 and pl(s, 0)["coins"] == 1
+    assert pl(s, 0).score == 10 and pl(s, 0).coins == 1
     s = at_actions(s, 2, 1, player=1)
     s.apply(C["A_PS"] + t)
-    assert pl(s, 1)["score"] == 6 and pl(s, 1)["coins"] == 2
-    assert s.raw()["ps_left"][t] == 0
+    assert pl(s, 1).score == 6 and pl(s, 1).coins == 2
+    assert s.view().public_services_left[t] == 0
     s = at_actions(s, 2, 1, player=0, fn=lambda raw: raw["pl"][0].update(ps_built=0, coins=4))
     assert t not in ps_ids(s)
 
@@ -681,15 +682,15 @@ def test_PS1_A28_one_cloth_per_block_with_a_marker():
     s = _ps("SANT_ANTONI", fn=lambda raw: _markers(raw, 0, {"NE(0)": [0], "SW(0)": [0], "B(1,0)": [0, 1],
                                                              "B(3,2)": [2]}))
     p = pl(s, 0)
-    assert (p["coins"], p["cloth"]) == (0, 2)               # block 0 once, block 1 (covered marker counts)
-    assert p["score"] == 10 and p["cerda"] == START + 2
+    assert (p.coins, p.cloth) == (0, 2)               # block 0 once, block 1 (covered marker counts)
+    assert p.score == 10 and p.cerda == START + 2
 
 
 def test_PS1_A35_cloth_beyond_the_warehouse_returns_to_the_supply():
     s = _ps("SANT_ANTONI", cloth=3, fn=lambda raw: _markers(raw, 0, {"B(1,0)": [0], "B(2,0)": [0],
                                                                        "B(3,0)": [0]}))
     p = pl(s, 0)
-    assert (p["coins"], p["cloth"]) == (0, 4)               # capacity 4: 3 + 3 -> 4
+    assert (p.coins, p.cloth) == (0, 4)               # capacity 4: 3 + 3 -> 4
     assert s.current_player() == 0 and C["A_END_ACTIONS"] in s.legal_actions()
 
 
@@ -698,15 +699,15 @@ def test_PS2_A20_tram_move_passenger_coin_cost_waived_cloth_still_due():
     acts = s.legal_actions()
     assert C["A_SKIP"] in acts and C["A_TRAM"] + space("V(3,2)") in acts
     s.apply(C["A_TRAM"] + space("V(3,2)"))
-    assert pl(s, 0)["coins"] == 0
+    assert pl(s, 0).coins == 0
     assert s.legal_actions() == [C["A_PASSENGER"], C["A_SKIP"]]
     s.apply(C["A_PASSENGER"])
-    assert pl(s, 0)["passengers"] == 2 and pl(s, 0)["coins"] == 0
-    assert s.raw()["passenger"][space("V(3,2)")] == 0
+    assert pl(s, 0).passengers == 2 and pl(s, 0).coins == 0
+    assert s.view().passengers[space("V(3,2)")] == 0
     # 3rd Passenger costs 1 Coin + 1 Cloth: the Cloth is still due (A20)
     s = _ps("ESTACIO_FRANCA", fn=lambda raw: raw["pl"][0].update(passengers=2))
     s.apply(C["A_TRAM"] + space("V(3,2)"))
-    assert C["A_PASSENGER"] not in s.legal_actions() and pl(s, 0)["tram"] == space("V(3,2)")
+    assert C["A_PASSENGER"] not in s.legal_actions() and pl(s, 0).tram == space("V(3,2)")
 
 
 def test_PS3_intersection_with_every_coin_cost_ignored():
@@ -714,9 +715,9 @@ def test_PS3_intersection_with_every_coin_cost_ignored():
     assert C["A_INTERSECTION"] + cross(1, 1) in s.legal_actions()               # crossing costs 1 more
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
     p = pl(s, 0)
-    assert p["inters"] == 3 and s.raw()["cross_int"][cross(1, 1)] == 0
-    assert p["coins"] == 0 + 2                                # nothing paid; V(1,1) and D(0) give a Coin each
-    assert p["cerda"] == START + 2 + 2                        # PS +2; H(0,1) and D(1) +1 each
+    assert p.intersections == 3 and s.view().intersections[cross(1, 1)] == 0
+    assert p.coins == 0 + 2                                # nothing paid; V(1,1) and D(0) give a Coin each
+    assert p.cerda == START + 2 + 2                        # PS +2; H(0,1) and D(1) +1 each
 
 
 def test_PS4_one_wide_or_two_narrow():
@@ -729,11 +730,11 @@ def test_PS4_one_wide_or_two_narrow():
                                        if not T["space_wide"][x] and x != space("V(1,1)"))
     s.apply(C["A_STREET"] + space("V(1,0)"))                 # run of 2: +2
     p = pl(s, 0)
-    assert p["narrow"] == 2 and p["score"] == 10 + 1 + 2 and p["coins"] == 1
+    assert p.narrow_laid == 2 and p.score == 10 + 1 + 2 and p.coins == 1
     s = _ps("LLUIS_COMPANYS")
     s.apply(C["A_STREET"] + space("V(2,0)"))                 # wide, VP3: +3, run 1 x2
     p = pl(s, 0)
-    assert p["wide"] == 1 and p["narrow"] == 0 and p["score"] == 10 + 3 + 2
+    assert p.wide_laid == 1 and p.narrow_laid == 0 and p.score == 10 + 3 + 2
     assert C["A_END_ACTIONS"] in s.legal_actions()
 
 
@@ -743,7 +744,7 @@ def test_PS5_cobblestone_anywhere_with_its_benefit():
     assert C["A_COBBLE"] + 0 in acts                         # row 0 col 0: not adjacent to anything
     s.apply(C["A_COBBLE"] + 0)                               # VP5
     p = pl(s, 0)
-    assert p["cobbles"] == 1 and src(s, 0, "sidewalk") == 5 and p["score"] == 15
+    assert p.cobblestones == 1 and src(s, 0, "sidewalk") == 5 and p.score == 15
 
 
 def test_PS6_two_sagrada_steps():
@@ -752,25 +753,25 @@ def test_PS6_two_sagrada_steps():
     s.apply(C["A_SAG_STEP"])
     s.apply(C["A_SAG_TILE"] + T["sag_text"].index("VP6"))
     p = pl(s, 0)
-    assert p["sagrada"] == 2 and p["score"] == 10 + 6 and p["cerda"] == START + 2
+    assert p.sagrada == 2 and p.score == 10 + 6 and p.cerda == START + 2
     assert C["A_SAG_STEP"] not in s.legal_actions()
 
 
 def test_PS7_take_a_modernisme_tile_cloth_cost_ignored():
     s = _ps("PAVELLO_OPERACIONS")
-    t = min(i for i in range(18) if s.raw()["mod_display"] >> i & 1)
+    t = min(s.view().modernisme_display)
     assert C["A_MOD_TAKE"] + t * 5 + 4 in s.legal_actions()   # rightmost space costs 2 Cloth; we have 0
     s.apply(C["A_MOD_TAKE"] + t * 5 + 4)
-    assert pl(s, 0)["mod_tile"][4] == t and pl(s, 0)["cloth"] == 0
+    assert pl(s, 0).modernisme[4] == t and pl(s, 0).cloth == 0
     assert s.is_chance_node()                                # the display refills (R73)
 
 
 def test_A34_public_service_with_an_unusable_benefit_is_still_built():
     s = _ps("UNIVERSITAT", fn=lambda raw: raw["pl"][0].update(cobbles=6))
     p = pl(s, 0)
-    assert p["score"] == 10 and p["cerda"] == START + 2 and p["coins"] == 0
+    assert p.score == 10 and p.cerda == START + 2 and p.coins == 0
     # nothing is granted, and with no Cobblestone the crossing's other action is impossible too: turn goes on
-    assert s.current_player() == 1 and s.raw()["sidewalk"] == T["side_pre"]
+    assert s.current_player() == 1 and mask(s.view().sidewalk) == T["side_pre"]
 
     def full_projects(raw):
         raw["ps_left"] = [3] * 7
@@ -779,7 +780,7 @@ def test_A34_public_service_with_an_unusable_benefit_is_still_built():
     s = at_actions(game(4), 2, 1, fn=full_projects)
     assert PS["PAVELLO_OPERACIONS"] in ps_ids(s)
     s.apply(C["A_PS"] + PS["PAVELLO_OPERACIONS"])
-    assert pl(s, 0)["score"] == 10 and C["A_END_ACTIONS"] in s.legal_actions()
+    assert pl(s, 0).score == 10 and C["A_END_ACTIONS"] in s.legal_actions()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -944,12 +945,13 @@ def _geometry():
 ED_RAW = ED.raw
 
 
-def oracle(raw, p, name, geo):
+def oracle(v, p, name, geo):
+    """How many times seat p fulfils condition `name` in the StateView v, counted independently of the core."""
     bspaces, streets, ends, wide = geo
-    P = raw["pl"][p]
-    mult = ED_RAW["cerda_track"]["multiplier"][P["cerda"]]
-    stacks = [raw["bld_mark"][i * 3: i * 3 + raw["bld_n"][i]] for i in range(20)]
-    built = [raw["bld_level"][i] > 0 for i in range(20)]
+    P = v.players[p]
+    mult = ED_RAW["cerda_track"]["multiplier"][P.cerda]
+    stacks = [list(v.building_markers[i]) for i in range(20)]
+    built = [v.building_levels[i] > 0 for i in range(20)]
 
     def line(want_wide, diag):
         best = 0
@@ -958,7 +960,7 @@ def oracle(raw, p, name, geo):
                 continue
             run = 0
             for sp in sps:
-                run = run + 1 if raw["street_owner"][sp] == p and (sp in wide) == want_wide else 0
+                run = run + 1 if v.streets[sp] == p and (sp in wide) == want_wide else 0
                 best = max(best, run)
         return best
 
@@ -973,45 +975,45 @@ def oracle(raw, p, name, geo):
                     best = max(best, run)
         return best
     if name == "SC02":
-        return min(P["cloth"], 5)
+        return min(P.cloth, 5)
     if name == "SC03":
-        return min(P["coins"], 5)
+        return min(P.coins, 5)
     if name == "SC04":
         return line(False, False)
     if name == "SC05":
-        return sum(1 for x in range(25) if raw["cross_int"][x] == p
+        return sum(1 for x in range(25) if v.intersections[x] == p
                    and sum(built[i] for i in range(20) if (x % 5, x // 5) in bspaces[i][1]) >= 3)
     if name == "SC06":
         return mult
     if name == "SC07":
         return line(True, True)
     if name == "SC08":
-        return bin(P["ps_built"]).count("1")
+        return len(P.public_services)
     if name == "SC09":
-        return sum(1 for sp in range(44) if raw["street_owner"][sp] == p and sp not in wide)
+        return sum(1 for sp in range(44) if v.streets[sp] == p and sp not in wide)
     if name == "SC10":
-        return sum(1 for sp in range(44) if raw["passenger"][sp] == p
+        return sum(1 for sp in range(44) if v.passengers[sp] == p
                    and sum(built[i] for i in range(20) if ends[sp] <= bspaces[i][1]) >= 2)
     if name == "SC11":
-        return sum(1 for sp in range(44) if raw["street_owner"][sp] == p and sp in wide)
+        return sum(1 for sp in range(44) if v.streets[sp] == p and sp in wide)
     if name == "SC12":
-        return sum(P["mod_up"])
+        return sum(P.modernisme_up)
     if name == "SC13":
-        return sum(1 for sp in range(44) if raw["passenger"][sp] == p)
+        return sum(1 for sp in range(44) if v.passengers[sp] == p)
     if name == "SC14":
-        return P["cobbles"]
+        return P.cobblestones
     if name == "SC15":
-        return sum(1 for x in range(25) if raw["cross_int"][x] == p)
+        return sum(1 for x in range(25) if v.intersections[x] == p)
     if name == "SC16":
         acc, n = 0, 0
         for size in ED_RAW["player_board"]["building_marker_stacks"]:
             acc += size
-            n += P["markers"] >= acc
+            n += P.markers_placed >= acc
         return n
     if name == "SC17":
         return len({bspaces[i][0] for i in range(20) if T["bs_names"][i][0] in "NS" and stacks[i][:1] == [p]})
     if name == "SC18":
-        return sum(1 for t in P["mod_tile"] if t >= 0)
+        return sum(1 for t in P.modernisme if t is not None)
     if name == "SC19":
         return sum(1 for i in range(20) if T["bs_names"][i][0] == "B" and stacks[i][:1] == [p])
     raise KeyError(name)
@@ -1032,10 +1034,10 @@ def test_SC01_SC19_condition_counts_in_random_games(players):
             i += 1
             if i % 5 and not s.is_terminal():
                 continue
-            raw = s.raw()
+            v = s.view()
             for p in range(players):
                 for name in NAMES:
-                    assert s.condition_count(name, p) == oracle(raw, p, name, geo), (seed, i, p, name)
+                    assert s.condition_count(name, p) == oracle(v, p, name, geo), (seed, i, p, name)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -1053,22 +1055,22 @@ def test_R107_R108_R110_cerda_scorings_in_random_games(players):
         rng = random.Random(2000 + seed)
         s = new_game(players, seed=seed)
         while not s.is_terminal():
-            before = s.raw()
+            before = s.view()
             a = rng.choice(s.legal_actions())
             twin = edit(s.clone(), lambda r: r.update(scored=0b111), settle=False)
             s.apply(a)
-            after = s.raw()
-            if after["scorings"] == before["scorings"]:
+            after = s.view()
+            if after.cerda_scorings_done == before.cerda_scorings_done:
                 continue
             twin.apply(a)                                    # the same turn, without the scoring
-            cerda = [twin.raw()["pl"][p]["cerda"] for p in range(players)]
+            cerda = [pl(twin, p).cerda for p in range(players)]
             gained = [0] * players
-            n_done = before["scorings"]
+            n_done = before.cerda_scorings_done
             for sec in range(3):
-                if not (after["scored"] ^ before["scored"]) >> sec & 1:
+                if after.cerda_scored[sec] == before.cerda_scored[sec]:
                     continue
-                cname = NAMES[after["cerda_tile"][sec]]
-                vp = T["cond_vp"][after["cerda_tile"][sec]]
+                cname = NAMES[after.cerda_tiles[sec]]
+                vp = T["cond_vp"][after.cerda_tiles[sec]]
                 n_done += 1
                 for p in range(players):
                     m = MULT[cerda[p]]
@@ -1076,11 +1078,11 @@ def test_R107_R108_R110_cerda_scorings_in_random_games(players):
                     gained[p] += vp * n * m
                     if resets >> (n_done - 1) & 1 and cerda[p] > START:
                         cerda[p] = START
-            assert n_done == after["scorings"]
+            assert n_done == after.cerda_scorings_done
             for p in range(players):
-                got = after["pl"][p]["vp_src"][7] - before["pl"][p]["vp_src"][7]
-                assert got == gained[p], (seed, p, before["cur"], got, gained[p])
-                assert after["pl"][p]["cerda"] == cerda[p], (seed, p)
+                got = after.players[p].vp_sources[7] - before.players[p].vp_sources[7]      # "cerda_scoring"
+                assert got == gained[p], (seed, p, before.turn_player, got, gained[p])
+                assert after.players[p].cerda == cerda[p], (seed, p)
                 checked += 1
-                active += p == before["cur"]
+                active += p == before.turn_player
     assert checked > 0 and active > 0

@@ -9,14 +9,10 @@ import pytest
 from barcelona_ai import IllegalActionError, PlayerCountError, new_game
 from barcelona_ai.tables import ACTION_KINDS
 
-from helpers import C, T, W, M, U, at_build, build_id, cross, edit, game, place_id
+from helpers import C, T, W, M, U, at_build, build_id, cross, edit, game, mask, place_id
 
 SEEDS = range(40)
 CLASSES = (W, M, U)
-
-
-def bits(x: int) -> list[int]:
-    return [i for i in range(32) if x >> i & 1]
 
 
 def cond_id(name: str) -> int:
@@ -53,7 +49,7 @@ def test_R10_a_building_bonus_tile_on_each_of_the_4_block_rows(players):
                     before = s.score_breakdown()[0]["buildings"]
                     s.apply(build_id(name, "L1", crossings))
                     gained.append(s.score_breakdown()[0]["buildings"] - before)
-                    assert s.raw()["bonus_rows"] == 1 << row, (seed, setup, row)
+                    assert s.view().bonus_rows_taken == (row,), (seed, setup, row)
                 assert gained[0] - gained[1] == T["bonus_vp"], (seed, setup, row, gained)
 
 
@@ -68,21 +64,20 @@ def test_R10_first_building_in_a_block_row_flips_its_bonus_tile():
     s.apply(place_id(1, 2, W))
     s.apply(C["A_END_ACTIONS"])
     s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))
-    assert s.raw()["bonus_rows"] == 1 << 2
+    assert s.view().bonus_rows_taken == (2,)
     assert s.score_breakdown()[0]["buildings"] == 5 + 1
 
 
 def test_R19_building_tile_stacks_full():
     """R19 (R3): four stacks by type: 8 Corner, 12 Level-1, 8 Level-2, 7 Level-3; the board is empty."""
-    r = game(4).raw()
-    assert r["bld_stack"] == [8, 12, 8, 7]
-    assert r["bld_level"] == [0] * 20 and r["bld_n"] == [0] * 20
+    v = game(4).view()
+    assert v.building_tiles_left == (8, 12, 8, 7)
+    assert v.building_levels == (0,) * 20 and v.building_markers == ((),) * 20
 
 
 def test_R20_sagrada_offer_holds_all_16_tiles():
     """R20: the 16 Sagrada Familia tiles form the shared face-up offer."""
-    r = game(4).raw()
-    assert r["sag_offer"] == (1 << 16) - 1
+    assert game(4).view().sagrada_offer == tuple(range(16))
     assert sorted(T["sag_level"]) == [1] * 6 + [2] * 5 + [3] * 5
 
 
@@ -101,8 +96,8 @@ def test_R21_R6_supply_is_unlimited():
     edit(s, f)
     s.apply(place_id(0, 1, W))             # printed vertical 0: Gain 2 Coins
     s.apply(C["A_GAIN_COINS"])
-    assert s.raw()["pl"][0]["coins"] == 10
-    assert sum(s.raw()["pl"][p]["coins"] for p in range(4)) == 40
+    assert s.view().players[0].coins == 10
+    assert sum(pl.coins for pl in s.view().players) == 40
 
 
 # ---- R11 action tiles ---------------------------------------------------------------------------------
@@ -115,7 +110,7 @@ def test_R11_printed_setup_uses_the_printed_actions():
         "TAKE_MODERNISME", "PLACE_COBBLESTONE", "CERDA_PLUS_2", "BUILD_INTERSECTION", "IMPROVE_MODERNISME",
         "MOVE_TRAM"]
     for seed in (0, 1, 17):
-        assert game(4, seed=seed, setup="printed").raw()["street_action"] == printed
+        assert list(game(4, seed=seed, setup="printed").view().action_tiles) == printed
 
 
 def test_R11_random_setup_shuffles_the_11_action_tiles():
@@ -123,7 +118,7 @@ def test_R11_random_setup_shuffles_the_11_action_tiles():
     layout depends on the seed (not always the printed one)."""
     layouts = set()
     for seed in SEEDS:
-        sa = new_game(4, seed=seed, setup="random").raw()["street_action"]
+        sa = new_game(4, seed=seed, setup="random").view().action_tiles
         assert sorted(sa) == list(range(11))
         layouts.add(tuple(sa))
     assert len(layouts) > 30
@@ -134,14 +129,14 @@ def test_R11_random_setup_actions_are_the_ones_offered():
     street carries Gain 2 Coins offers A_GAIN_COINS."""
     for seed in range(10):
         s = new_game(4, seed=seed, setup="random")
-        st = s.raw()["street_action"].index(0)               # the street carrying GAIN_2_COINS
+        st = s.view().action_tiles.index(0)               # the street carrying GAIN_2_COINS
         if st < 5:
             c, r = st, (st + 1) % 5
         elif st < 10:
             c, r = (st - 5 + 1) % 5, st - 5
         else:
             c, r = 2, 2                                      # diagonal crossing, costs the 1 starting Coin
-        hand = s.raw()["pl"][0]["hand"]
+        hand = s.hand(0)
         s.apply(place_id(c, r, [k for k in CLASSES if hand[k]][0]))
         assert s.current_player() == 0
         assert C["A_GAIN_COINS"] in s.legal_actions()
@@ -159,14 +154,14 @@ def test_R12_track_prefill_per_player_count(players, per_class):
     """R12: 3 players: a citizen on every space marked 3 (3 per class); 2 players: on every space marked 3 or
     2 (6 per class); 4 players: none. The prefilled spaces are the §4.5 ones."""
     s = game(players, seed=5)
-    r = s.raw()
+    tracks = s.view().tracks
     for k in CLASSES:
-        assert bin(r["track"][k]).count("1") == per_class
-        assert r["track"][k] == prefill_mask(k, players)
+        assert len(tracks[k]) == per_class
+        assert mask(tracks[k]) == prefill_mask(k, players)
     if players == 3:
-        assert bits(r["track"][W]) == [0, 6, 12] and bits(r["track"][U]) == [0, 5, 10]
+        assert tracks[W] == (0, 6, 12) and tracks[U] == (0, 5, 10)
     if players == 2:
-        assert bits(r["track"][M]) == [0, 1, 6, 7, 12, 13] and bits(r["track"][U]) == [0, 1, 5, 6, 10, 11]
+        assert tracks[M] == (0, 1, 6, 7, 12, 13) and tracks[U] == (0, 1, 5, 6, 10, 11)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -174,14 +169,14 @@ def test_R12_R13_R5_72_citizens_conserved_and_bag_counts(players):
     """R5, R12, R13: 25/24/23 citizens; the prefilled ones come out of the 72, every other one goes into the
     bag, and 2 per player are drawn into hands (R32)."""
     for seed in range(10):
-        r = game(players, seed=seed).raw()
+        v = game(players, seed=seed).view()
         for k, total in zip(CLASSES, (25, 24, 23)):
-            hands = sum(r["pl"][p]["hand"][k] for p in range(players))
-            pre = bin(r["track"][k]).count("1")
-            assert r["bag"][k] + hands + pre == total
-            assert r["track_off"][k] == 0
-        assert sum(r["bag"]) == 72 - 2 * players - {4: 0, 3: 9, 2: 18}[players]
-        assert all(x == -1 for x in r["cross_lo"] + r["cross_hi"])
+            hands = sum(v.players[p].hand[k] for p in range(players))
+            pre = len(v.tracks[k])
+            assert v.bag[k] + hands + pre == total
+            assert v.tracks_off_board[k] == 0
+        assert sum(v.bag) == 72 - 2 * players - {4: 0, 3: 9, 2: 18}[players]
+        assert all(x == () for x in v.crossings)
 
 
 # ---- R14, R15, R16 Cerdà and Modernisme tiles --------------------------------------------------------
@@ -190,7 +185,7 @@ def test_R14_three_distinct_cerda_tiles_drawn_at_random():
     """R14: 3 distinct Cerdà Scoring tiles out of the 14; which ones depends on the seed."""
     seen = set()
     for seed in SEEDS:
-        ct = game(4, seed=seed).raw()["cerda_tile"]
+        ct = game(4, seed=seed).view().cerda_tiles
         assert len(set(ct)) == 3
         assert all(c in T["cerda_cond"] for c in ct)
         seen.update(ct)
@@ -201,12 +196,12 @@ def test_R15_twins_of_the_cerda_tiles_go_back_to_the_box():
     """R15: the Modernisme tiles matching the 3 Cerdà tiles are in neither stack, display nor discard; all
     other Modernisme tiles are."""
     for seed in SEEDS:
-        r = game(4, seed=seed).raw()
-        in_game = r["mod_stack"] | r["mod_display"] | r["mod_discard"]
-        assert r["mod_discard"] == 0
+        v = game(4, seed=seed).view()
+        in_game = set(v.modernisme_stack) | set(v.modernisme_display) | set(v.modernisme_discard)
+        assert v.modernisme_discard == ()
         for t in range(18):
-            twin = T["mod_cond"][t] in r["cerda_tile"]
-            assert bool(in_game >> t & 1) == (not twin), (seed, t)
+            twin = T["mod_cond"][t] in v.cerda_tiles
+            assert (t in in_game) == (not twin), (seed, t)
 
 
 def test_A33_R15_cerda_tile_SC06_removes_no_modernisme_tile():
@@ -214,9 +209,9 @@ def test_A33_R15_cerda_tile_SC06_removes_no_modernisme_tile():
     sc06 = cond_id("SC06")
     found = 0
     for seed in range(200):
-        r = game(4, seed=seed).raw()
-        n = bin(r["mod_stack"] | r["mod_display"]).count("1")
-        if sc06 in r["cerda_tile"]:
+        v = game(4, seed=seed).view()
+        n = len(set(v.modernisme_stack) | set(v.modernisme_display))
+        if sc06 in v.cerda_tiles:
             assert n == 16
             found += 1
         else:
@@ -227,10 +222,10 @@ def test_A33_R15_cerda_tile_SC06_removes_no_modernisme_tile():
 def test_R16_display_of_four_face_up():
     """R16: 4 Modernisme tiles revealed onto the display, the rest stays face down in the stack."""
     for seed in SEEDS:
-        r = game(4, seed=seed).raw()
-        assert bin(r["mod_display"]).count("1") == 4
-        assert r["mod_display"] & r["mod_stack"] == 0
-    displays = {game(4, seed=seed).raw()["mod_display"] for seed in SEEDS}
+        v = game(4, seed=seed).view()
+        assert len(v.modernisme_display) == 4
+        assert not set(v.modernisme_display) & set(v.modernisme_stack)
+    displays = {game(4, seed=seed).view().modernisme_display for seed in SEEDS}
     assert len(displays) > 10
 
 
@@ -241,9 +236,9 @@ def test_R17_R18_five_public_service_types_in_play(players, tiles):
     """R17: 5 of the 7 types at random, 3 tiles each (R18: 2 in a 2-player game); the other 2 out of play."""
     chosen = set()
     for seed in SEEDS:
-        left = game(players, seed=seed).raw()["ps_left"]
-        assert sorted(left) == [-1, -1] + [tiles] * 5
-        chosen.add(tuple(i for i in range(7) if left[i] > 0))
+        left = game(players, seed=seed).view().public_services_left
+        assert left.count(None) == 2 and sorted(x for x in left if x is not None) == [tiles] * 5
+        chosen.add(tuple(i for i in range(7) if left[i] is not None and left[i] > 0))
     assert len(chosen) > 5
 
 
@@ -278,10 +273,10 @@ def test_R17_R18_stack_order_3_2_1_and_2p_without_cheapest(players, costs):
         if i == len(costs):
             assert C["A_PS"] + t not in legal
             continue
-        before = s.raw()["pl"][0]
+        before = s.view().players[0]
         s.apply(C["A_PS"] + t)
-        after = s.raw()["pl"][0]
-        seen.append((before["coins"] - after["coins"], after["score"] - before["score"]))
+        after = s.view().players[0]
+        seen.append((before.coins - after.coins, after.score - before.score))
     assert seen == [(c, {3: 10, 2: 6, 1: 3}[c]) for c in costs]
 
 
@@ -293,22 +288,22 @@ def test_R22_to_R30_player_boards(players):
     the board; R25 street tiles all on the board; R26 5 Intersections on their slots; R27 1 Coin and 1 Cloth;
     R28 6 Cobblestones in the Warehouse; R29 8 Building markers on the board; R30 score 0, Cerdà marker on
     the start space (index 4, multiplier x1)."""
-    r = game(players, seed=2).raw()
+    v = game(players, seed=2).view()
     for p in range(players):
-        pl = r["pl"][p]
-        assert pl["sagrada"] == 0 and pl["sag_tile"] == [-1, -1, -1]              # R22
-        assert pl["mod_up"] == [0] * 5 and pl["mod_tile"] == [-1] * 5             # R23
-        assert pl["tram"] == -1 and pl["passengers"] == 0                         # R24
-        assert pl["narrow"] == 0 and pl["wide"] == 0                              # R25
-        assert pl["inters"] == 0                                                  # R26
-        assert (pl["coins"], pl["cloth"]) == (1, 1)                               # R27
-        assert pl["cobbles"] == 0                                                 # R28
-        assert pl["markers"] == 0                                                 # R29
-        assert pl["score"] == 0 and pl["vp_src"] == [0] * 12                      # R30
-        assert pl["cerda"] == 4 and T["cerda_mult"][pl["cerda"]] == 1             # R30, §4.6
-        assert pl["ps_built"] == 0 and pl["turns"] == 0
-    assert all(x == -1 for x in r["passenger"] + r["street_owner"] + r["cross_int"])
-    assert r["sidewalk"] == T["side_pre"]
+        pl = v.players[p]
+        assert pl.sagrada == 0 and pl.sagrada_tiles == (None,) * 3                 # R22
+        assert pl.modernisme_up == (False,) * 5 and pl.modernisme == (None,) * 5    # R23
+        assert pl.tram is None and pl.passengers == 0                              # R24
+        assert pl.narrow_laid == 0 and pl.wide_laid == 0                           # R25
+        assert pl.intersections == 0                                               # R26
+        assert (pl.coins, pl.cloth) == (1, 1)                                      # R27
+        assert pl.cobblestones == 0                                                # R28
+        assert pl.markers_placed == 0                                              # R29
+        assert pl.score == 0 and pl.vp_sources == (0,) * 12                        # R30
+        assert pl.cerda == 4 and T["cerda_mult"][pl.cerda] == 1                    # R30, §4.6
+        assert pl.public_services == () and pl.turns == 0
+    assert all(x is None for x in v.passengers + v.streets + v.intersections)
+    assert mask(v.sidewalk) == T["side_pre"]
 
 
 def test_R27_R28_start_warehouse_has_room_for_two_more_tokens():
@@ -318,9 +313,9 @@ def test_R27_R28_start_warehouse_has_room_for_two_more_tokens():
     edit(s, lambda r: r["pl"][0].__setitem__("hand", [2, 0, 0]))
     s.apply(place_id(0, 1, W))          # vertical 0: Gain 2 Coins
     s.apply(C["A_GAIN_COINS"])
-    pl = s.raw()["pl"][0]
-    assert (pl["coins"], pl["cloth"]) == (3, 1)
-    assert s.raw()["discard_player"] == -1
+    pl = s.view().players[0]
+    assert (pl.coins, pl.cloth) == (3, 1)
+    assert s.view().discard_player is None
 
 
 def test_R25_street_stacks_4_6_and_5():
@@ -347,8 +342,8 @@ def test_R29_first_marker_stack_holds_two(placed, extra):
     s.apply(place_id(1, 2, W))
     s.apply(C["A_END_ACTIONS"])
     s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))
-    assert s.raw()["pl"][0]["cerda"] == 4 + 1 + extra
-    assert s.raw()["pl"][0]["markers"] == placed + 1
+    assert s.view().players[0].cerda == 4 + 1 + extra
+    assert s.view().players[0].markers_placed == placed + 1
 
 
 # ---- R31, R32 -----------------------------------------------------------------------------------------
@@ -357,7 +352,7 @@ def test_R29_first_marker_stack_holds_two(placed, extra):
 def test_R31_first_player_is_seat_0(players):
     """R31: the first player (seat 0) decides first."""
     s = game(players, seed=4)
-    assert s.current_player() == 0 and s.raw()["cur"] == 0
+    assert s.current_player() == 0 and s.turn_player == 0
     assert all(a < C["A_INT_PICK"] for a in s.legal_actions())       # a placement (R34 step 1)
 
 
@@ -366,14 +361,13 @@ def test_R32_everyone_draws_two_hidden_citizens(players):
     """R32: each player holds 2 citizens; the owner sees them, the others only see how many (A6)."""
     for seed in range(8):
         s = game(players, seed=seed)
-        r = s.raw()
         for p in range(players):
-            assert sum(r["pl"][p]["hand"]) == 2
+            assert sum(s.hand(p)) == 2
         for viewer in range(players):
             obs = s.observation(viewer)
             for p in range(players):
                 if p == viewer:
-                    assert obs["pl"][p]["hand"] == r["pl"][p]["hand"]
+                    assert obs["pl"][p]["hand"] == list(s.hand(p))
                 else:
                     assert obs["pl"][p]["hand"] == [2, -1, -1]
 

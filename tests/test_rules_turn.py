@@ -24,12 +24,11 @@ CHANCE = C["CHANCE"]
 
 
 def pl(s, p):
-    return s.raw()["pl"][p]
+    return s.view().players[p]
 
 
 def frames(s):
-    r = s.raw()
-    return r["frames"][:r["nframes"]]
+    return list(s.view().frames)
 
 
 def start(players=4, fn=None, seed=0):
@@ -63,7 +62,7 @@ def is_build(a):
 def play_quiet_turn(s, c, r):
     """Place on (c,r) (top = lowest class held), take no action, no construction, draw."""
     p = s.current_player()
-    top = next(k for k in (W, M, U) if pl(s, p)["hand"][k])
+    top = next(k for k in (W, M, U) if pl(s, p).hand[k])
     s.apply(place_id(c, r, top))
     if A_END in legal(s):
         s.apply(A_END)
@@ -83,7 +82,7 @@ def test_R33_turns_go_clockwise_from_the_first_player(players):
         seats.append(s.current_player())
         play_quiet_turn(s, *spots[i])
     assert seats == [i % players for i in range(2 * players)]
-    assert [pl(s, p)["turns"] for p in range(players)] == [2] * players
+    assert [pl(s, p).turns for p in range(players)] == [2] * players
 
 
 # ---- R34 step order, A7 ------------------------------------------------------------------------------
@@ -103,22 +102,22 @@ def test_R34_A7_step_order_place_actions_build_check_draw():
     A7: ending the actions at once (0 actions) is legal; construction is then compulsory."""
     s = _build_ready()
     s.apply(place_id(1, 2, W))
-    assert s.raw()["phase"] == C["PH_ACTIONS"] and s.current_player() == 0
+    assert s.phase == C["PH_ACTIONS"] and s.current_player() == 0
     la = legal(s)
     assert A_END in la and C["A_GAIN_COINS"] not in la          # (1,2): vertical 1 Narrow, horizontal 2 Cerdà
     assert C["A_CERDA"] in la and street_id("V(1,0)") in la
     s.apply(A_END)                                               # A7: no action at all
-    assert s.raw()["phase"] == C["PH_BUILD"] and s.current_player() == 0
+    assert s.phase == C["PH_BUILD"] and s.current_player() == 0
     la = s.legal_actions()
     assert la and all(is_build(a) for a in la)                   # compulsory: no skip, no end
     refused(s, A_END)
     refused(s, A_SKIP)
-    assert pl(s, 0)["hand"] == [0, 0, 0]                         # nothing drawn before the construction
+    assert pl(s, 0).hand == (0, 0, 0)                         # nothing drawn before the construction
     s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))
-    assert s.raw()["track"][W] & 1                               # citizen moved to its track in step 2
-    assert s.is_chance_node() and s.raw()["phase"] == C["PH_DRAW"]
+    assert 0 in s.view().tracks[W]                              # citizen moved to its track in step 2
+    assert s.is_chance_node() and s.phase == C["PH_DRAW"]
     draw_chance(s)
-    assert sum(pl(s, 0)["hand"]) == 2 and s.current_player() == 1
+    assert sum(pl(s, 0).hand) == 2 and s.current_player() == 1
 
 
 def test_A7_end_actions_without_construction_passes_the_turn():
@@ -128,7 +127,7 @@ def test_A7_end_actions_without_construction_passes_the_turn():
     s.apply(A_END)
     assert s.is_chance_node()
     draw_chance(s)
-    assert s.current_player() == 1 and pl(s, 0)["turns"] == 1
+    assert s.current_player() == 1 and pl(s, 0).turns == 1
 
 
 # ---- R35, R36 ----------------------------------------------------------------------------------------
@@ -143,7 +142,7 @@ def test_R35_action_that_cannot_be_paid_is_not_offered():
     s.apply(place_id(2, 1, W))                     # vertical 2: Public Service, horizontal 1: Cobblestone
     assert not any(C["A_PS"] <= a < C["A_TRAM"] for a in s.legal_actions())
     assert any(C["A_COBBLE"] <= a < C["A_STREET"] for a in s.legal_actions())
-    refused(s, C["A_PS"] + next(t for t in range(7) if s.raw()["ps_left"][t] > 0))
+    refused(s, C["A_PS"] + next(t for t, n in enumerate(s.view().public_services_left) if n is not None and n > 0))
 
 
 def test_R36_finish_one_action_before_starting_another():
@@ -183,19 +182,19 @@ def test_R37_only_empty_crossings_and_stacking_order_chosen():
     refused(s, place_id(3, 0, U))
     t = s.clone()
     s.apply(place_id(4, 1, U))
-    assert (s.raw()["cross_lo"][cross(4, 1)], s.raw()["cross_hi"][cross(4, 1)]) == (W, U)
+    assert s.view().crossings[cross(4, 1)] == (W, U)
     t.apply(place_id(4, 1, W))
-    assert (t.raw()["cross_lo"][cross(4, 1)], t.raw()["cross_hi"][cross(4, 1)]) == (U, W)
-    assert pl(s, 0)["hand"] == [0, 0, 0]
+    assert t.view().crossings[cross(4, 1)] == (U, W)
+    assert pl(s, 0).hand == (0, 0, 0)
 
 
 def test_R38_printed_cost_paid_first_and_income_cannot_fund_it():
     """R38: the diagonal crossings cost 1 Coin, paid on placement; with 0 Coins they cannot be chosen even
     though (0,0) would offer Gain 2 Coins."""
     s = start(4, lambda r: set_hand(r, 0, [W, W]))
-    assert pl(s, 0)["coins"] == 1
+    assert pl(s, 0).coins == 1
     s.apply(place_id(0, 0, W))
-    assert pl(s, 0)["coins"] == 0
+    assert pl(s, 0).coins == 0
     s2 = start(4, lambda r: (set_hand(r, 0, [W, W]), r["pl"][0].__setitem__("coins", 0)))
     la = legal(s2)
     for k in range(5):
@@ -233,7 +232,7 @@ def test_R39_only_the_crossings_streets_each_at_most_once():
     s.apply(street_id("V(1,0)"))
     s.apply(street_id("V(1,3)"))
     # all three streets used: the actions step is over by itself; no construction -> draws
-    assert s.raw()["phase"] == C["PH_DRAW"] and s.is_chance_node()
+    assert s.phase == C["PH_DRAW"] and s.is_chance_node()
     # a non-diagonal crossing: no Tram
     s2 = start(4, lambda r: set_hand(r, 0, [W, W]))
     s2.apply(place_id(1, 2, W))
@@ -253,7 +252,7 @@ def test_R40_A24_intersection_waives_the_crossing_cost():
     assert place_id(3, 3, W) in la
     assert place_id(2, 2, W) not in la
     s.apply(place_id(3, 3, W))
-    assert pl(s, 0)["coins"] == 0
+    assert pl(s, 0).coins == 0
 
 
 def test_A24_waiver_on_own_intersection_too():
@@ -265,9 +264,9 @@ def test_A24_waiver_on_own_intersection_too():
         r["pl"][0]["inters"] = 1
     s = start(4, f)
     s.apply(place_id(4, 4, W))
-    assert s.current_player() == 0 and frames(s)[-1]["kind"] == C["FR_INT_PICK"]
+    assert s.current_player() == 0 and frames(s)[-1].kind == C["FR_INT_PICK"]
     s.apply(A_DONE)
-    assert pl(s, 0)["coins"] == 1
+    assert pl(s, 0).coins == 1
 
 
 # ---- R41, A21, A23 Intersection triggers --------------------------------------------------------------
@@ -293,7 +292,7 @@ def test_R41_A23_owner_decides_before_the_placers_actions():
     refused(s, A_END)
     refused(s, C["A_COBBLE"] + 9)
     s.apply(PICK + 0)                              # slot 1: 1 Coin
-    assert pl(s, 2)["coins"] == 2
+    assert pl(s, 2).coins == 2
     assert s.current_player() == 0 and A_END in legal(s)
 
 
@@ -304,8 +303,8 @@ def test_A21_own_intersection_triggers():
     assert s.current_player() == 0
     assert legal(s) == {PICK + 0, PICK + 1, A_DONE}
     s.apply(PICK + 1)                              # 2 VP
-    assert pl(s, 0)["score"] == 2
-    assert s.raw()["phase"] == C["PH_ACTIONS"] and A_END in legal(s)
+    assert pl(s, 0).score == 2
+    assert s.phase == C["PH_ACTIONS"] and A_END in legal(s)
 
 
 def test_A23_owner_may_take_fewer_and_slots_are_different():
@@ -318,14 +317,14 @@ def test_A23_owner_may_take_fewer_and_slots_are_different():
     refused(s, PICK + 2)
     t = s.clone()
     t.apply(A_DONE)                                # fewer than allowed
-    assert t.current_player() == 0 and pl(t, 1)["cloth"] == 2 and pl(t, 1)["score"] == 0
+    assert t.current_player() == 0 and pl(t, 1).cloth == 2 and pl(t, 1).score == 0
 
 
 def test_A23_no_trigger_without_intersection():
     """R41 only for crossings carrying an Intersection: no owner frame elsewhere."""
     s = start(4, lambda r: set_hand(r, 0, [W, W]))
     s.apply(place_id(3, 1, W))
-    assert s.current_player() == 0 and not any(f["kind"] == C["FR_INT_PICK"] for f in frames(s))
+    assert s.current_player() == 0 and not any(f.kind == C["FR_INT_PICK"] for f in frames(s))
 
 
 # ---- A22, A46: triggers only from placement -------------------------------------------------------------
@@ -342,14 +341,14 @@ def test_A22_R59_intersection_built_under_citizens_triggers_nothing():
     s = start(4, f)
     s.apply(place_id(1, 3, U))                     # horizontal 3: Build an Intersection
     s.apply(C["A_INTERSECTION"] + cross(1, 3))
-    r = s.raw()
-    assert r["cross_int"][cross(1, 3)] == 0
-    assert (r["cross_lo"][cross(1, 3)], r["cross_hi"][cross(1, 3)]) == (W, U)
-    assert not any(f["kind"] == C["FR_INT_PICK"] for f in frames(s))
+    v = s.view()
+    assert v.intersections[cross(1, 3)] == 0
+    assert v.crossings[cross(1, 3)] == (W, U)
+    assert not any(f.kind == C["FR_INT_PICK"] for f in frames(s))
     assert s.current_player() == 0
     # 3rd slot costs 2, (1,3) costs 0; the uncovered adjacent spaces give V(1,2) CLOTH1, V(1,3) CERDA1,
     # H(0,3) COIN1, H(1,3) VP2 (R60) -- and no Intersection pick on top
-    assert (pl(s, 0)["coins"], pl(s, 0)["cloth"], pl(s, 0)["cerda"], pl(s, 0)["score"]) == (2, 2, 5, 2)
+    assert (pl(s, 0).coins, pl(s, 0).cloth, pl(s, 0).cerda, pl(s, 0).score) == (2, 2, 5, 2)
 
 
 def test_A22_intersection_under_other_players_citizens_triggers_nothing():
@@ -363,8 +362,8 @@ def test_A22_intersection_under_other_players_citizens_triggers_nothing():
     s = start(4, f)
     s.apply(place_id(0, 3, W))                     # horizontal 3: Build an Intersection
     s.apply(C["A_INTERSECTION"] + cross(4, 2))
-    assert s.current_player() == 0 and s.raw()["phase"] == C["PH_ACTIONS"]
-    assert not any(f["kind"] == C["FR_INT_PICK"] for f in frames(s))
+    assert s.current_player() == 0 and s.phase == C["PH_ACTIONS"]
+    assert not any(f.kind == C["FR_INT_PICK"] for f in frames(s))
 
 
 def test_A46_construction_using_an_intersection_crossing_triggers_nothing():
@@ -377,11 +376,11 @@ def test_A46_construction_using_an_intersection_crossing_triggers_nothing():
         r["cross_int"][cross(0, 2)] = 1
         r["pl"][1]["inters"] = 1
     s = start(4, f)
-    before = dict(pl(s, 1))
+    before = pl(s, 1)
     s.apply(place_id(1, 2, W))
     s.apply(A_END)
     s.apply(build_id("B(0,2)", "L1", [(0, 2), (1, 2)]))
-    assert pl(s, 1)["coins"] == before["coins"] and pl(s, 1)["score"] == before["score"]
+    assert pl(s, 1).coins == before.coins and pl(s, 1).score == before.score
     assert s.is_chance_node()
 
 
@@ -413,11 +412,11 @@ def test_A1_no_affordable_free_crossing_skips_placement_but_builds():
     assert s.current_player() == 0
     la = s.legal_actions()
     assert la and all(is_build(a) for a in la)           # straight to the compulsory construction
-    assert s.raw()["place_crossing"] == -1
+    assert s.view().place_crossing is None
     s.apply(la[0])
     assert not s.is_chance_node()                       # hand stays at 2: no draws
-    assert pl(s, 0)["hand"] == [0, 1, 1]
-    assert s.current_player() == 1 and pl(s, 0)["turns"] == 1
+    assert pl(s, 0).hand == (0, 1, 1)
+    assert s.current_player() == 1 and pl(s, 0).turns == 1
 
 
 def test_A1_skipped_player_keeps_hand_next_player_places():
@@ -435,10 +434,10 @@ def test_A1_skipped_player_keeps_hand_next_player_places():
         r["bag"][U] -= n
         r["bld_stack"] = [0, 0, 0, 0]              # nothing can be constructed
     s = start(4, f)
-    assert s.current_player() == 1 and s.raw()["phase"] == C["PH_PLACE"]
-    assert pl(s, 0)["turns"] == 1 and pl(s, 0)["hand"] == [2, 0, 0]
+    assert s.current_player() == 1 and s.phase == C["PH_PLACE"]
+    assert pl(s, 0).turns == 1 and pl(s, 0).hand == (2, 0, 0)
     assert {a for a in s.legal_actions()} == {place_id(k, k, c) for k in range(5) for c in (W, M, U)
-                                              if pl(s, 1)["hand"][c]}
+                                              if pl(s, 1).hand[c]}
 
 
 def test_A1_dead_board_ends_the_game():
@@ -459,12 +458,12 @@ def test_A2_short_bag_single_citizen_and_empty_hand():
         r["bag"] = [1, 0, 0]
     s = start(2, f)
     play_quiet_turn(s, 0, 3)                       # player 0 draws the last citizen only
-    assert sum(pl(s, 0)["hand"]) == 1 and s.raw()["bag"] == [0, 0, 0]
+    assert sum(pl(s, 0).hand) == 1 and s.view().bag == (0, 0, 0)
     play_quiet_turn(s, 2, 3)                       # player 1 draws nothing
-    assert sum(pl(s, 1)["hand"]) == 0
+    assert sum(pl(s, 1).hand) == 0
     assert s.current_player() == 0
     s.apply(place_id(4, 3, W))                     # a lone citizen
-    assert (s.raw()["cross_lo"][cross(4, 3)], s.raw()["cross_hi"][cross(4, 3)]) == (W, -1)
+    assert s.view().crossings[cross(4, 3)] == (W,)
     s.apply(A_END)
     assert not s.is_chance_node()                  # nothing to draw
     # player 1 holds nothing: skipped; next round nobody can do anything -> game over

@@ -118,8 +118,7 @@ def test_table_session_entries_of_another_players_placement():
     entry = sess.other_placement_entry(f"place {xy} u/w")
     assert entry == {"id": C["A_PLACE"] + c * 3 + 2, "move": f"place {xy} U/W", "by": p}
     sess.push(entry, True)
-    raw = sess.state.raw()
-    assert raw["cross_hi"][c] == 2 and raw["cross_lo"][c] == 0
+    assert sess.state.view().crossings[c] == (0, 2)
     assert sess.undo() == f"Took back P{p}: place {xy} U/W."
     assert other_placement(sess.state, 0)
 
@@ -147,4 +146,4 @@ def test_a_record_reads_the_bottom_citizen_with_the_same_parser():
         with pytest.raises(InvalidRecordError, match="needs both citizens"):
             place_with_known_citizens(s.clone(), a, bad, 0)
     place_with_known_citizens(s, a, f"PLACE ({c % 5},{c // 5}) {'WMU'[(a - C['A_PLACE']) % 3]}/m", 0)
-    assert s.raw()["cross_lo"][c] == 1
+    assert s.view().crossings[c][0] == 1

@@ -31,7 +31,7 @@ def twins(s, k: int = 3):
     """The state and k others that differ from it only in what the player to move cannot see."""
     p = s.current_player()
     others = [s.determinize(p, 1000 + i) for i in range(k)]
-    hidden = [tuple(tuple(o.raw()["pl"][q]["hand"]) for q in range(s.num_players) if q != p) for o in others]
+    hidden = [tuple(o.hand(q) for q in range(s.num_players) if q != p) for o in others]
     return [s] + others, len(set(hidden)) > 1
 
 
