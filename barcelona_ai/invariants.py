@@ -21,15 +21,42 @@ def _bits(x: int) -> int:
 
 
 def check_raw(raw: dict, ed: Edition) -> list[str]:
-    """Problems of a raw state dict (see core.pxd for the fields) under edition `ed`."""
+    """Problems of a raw state dict (see core.pxd for the fields) under edition `ed`.
+
+    The readable reference of the C checker (core.pyx ``state_invariant_problem``): the component checks below
+    run in the same order as there, so that the first problem and its words agree (tests/test_apply_undo.py)."""
     t = ed.t
     out: list[str] = []
     n = raw["num_players"]
     if not 2 <= n <= 4:
         return [f"num_players {n} is not 2..4"]
     pls = raw["pl"][:n]
+    out += _citizen_problems(raw, t, pls)
+    for i, p in enumerate(pls):
+        out += _player_supply_problems(raw, t, i, p)
+        out += _player_pieces_problems(raw, t, i, p)
+        out += _player_project_problems(t, i, p)
+    trams = [p["tram"] for p in pls if p["tram"] >= 0]
+    if len(trams) != len(set(trams)):
+        out.append("two Trams on one street space")
+    out += _building_problems(raw, t)
+    out += _sidewalk_problems(raw, t, pls)
+    out += _modernisme_problems(raw, t, pls)
+    out += _sagrada_problems(raw, pls)
+    out += _public_service_problems(raw, t, pls, n)
+    out += _cerda_problems(raw, t)
+    if not 0 <= raw["nframes"] <= 24:
+        out.append("frame stack out of range")
+    if not 0 <= raw["cur"] < n:
+        out.append("the seat to move does not exist")
+        return out
+    out += _turn_problems(raw, t, pls)
+    return out
 
-    # 72 citizens, per class: bag + hands + crossings + tracks + beside the tracks (R5, R12, R105)
+
+def _citizen_problems(raw: dict, t: dict, pls: list) -> list[str]:
+    """72 citizens, per class: bag + hands + crossings + tracks + beside the tracks (R5, R12, R105)."""
+    out: list[str] = []
     for k in range(3):
         on_cross = sum((lo == k) + (hi == k) for lo, hi in zip(raw["cross_lo"], raw["cross_hi"]))
         total = raw["bag"][k] + sum(p["hand"][k] for p in pls) + on_cross + _bits(raw["track"][k]) \
@@ -43,48 +70,65 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
     for c in range(25):
         if raw["cross_hi"][c] >= 0 and raw["cross_lo"][c] < 0:
             out.append(f"crossing {c} has a top citizen but no bottom one")
-    for i, p in enumerate(pls):
-        if min(p["hand"]) < 0 or sum(p["hand"]) > 2:
-            out.append(f"player {i} hand {p['hand']} is not 0..2 citizens")
-        for f in ("coins", "cloth", "cobbles", "inters", "narrow", "wide", "passengers", "markers", "cerda",
-                  "sagrada", "turns"):
-            if p[f] < 0:
-                out.append(f"player {i} {f} is negative")
-        cap = t["wh_free"] + p["cobbles"]
-        if p["coins"] + p["cloth"] > cap and raw["discard_player"] != i:
-            out.append(f"player {i} holds {p['coins'] + p['cloth']} tokens in a Warehouse of {cap}")
-        limits = (("cobbles", 6), ("inters", 5), ("narrow", t["narrow_total"]), ("wide", t["wide_total"]),
-                  ("passengers", 5), ("markers", 8), ("cerda", len(t["cerda_mult"]) - 1),
-                  ("sagrada", t["sag_spaces"] - 1))
-        for f, hi in limits:
-            if p[f] > hi:
-                out.append(f"player {i} {f} {p[f]} is over {hi}")
-        if p["score"] < 0 or min(p["vp_src"]) < 0:                    # an int16 source that wrapped (R7)
-            out.append(f"player {i} has negative VP {p['vp_src']}")
-        if p["score"] != sum(p["vp_src"]):
-            out.append(f"player {i} score {p['score']} != sum of sources {sum(p['vp_src'])}")
-        # pieces on the board match the player board
-        if sum(o == i for o in raw["cross_int"]) != p["inters"]:
-            out.append(f"player {i}: Intersections on the board != {p['inters']} built")
-        own = [s for s in range(44) if raw["street_owner"][s] == i]
-        if sum(1 for s in own if t["space_wide"][s]) != p["wide"] or \
-                sum(1 for s in own if not t["space_wide"][s]) != p["narrow"]:
-            out.append(f"player {i}: street tiles on the board != narrow {p['narrow']} / wide {p['wide']}")
-        if sum(o == i for o in raw["passenger"]) != p["passengers"]:
-            out.append(f"player {i}: Passengers on the board != {p['passengers']}")
-        marks = sum(1 for bs in range(20) for k in range(raw["bld_n"][bs]) if raw["bld_mark"][bs * 3 + k] == i)
-        if marks != p["markers"]:
-            out.append(f"player {i}: {marks} markers on buildings != {p['markers']} placed")
-        if any(u not in (0, 1) for u in p["mod_up"]):
-            out.append(f"player {i}: Modernisme markers must be 0 or 1")
-        for slot, tile in enumerate(p["sag_tile"]):
-            if tile >= 0 and p["sagrada"] <= t["sag_slot_after"][slot]:
-                out.append(f"player {i}: Sagrada slot {slot} filled before it was passed")
-    trams = [p["tram"] for p in pls if p["tram"] >= 0]
-    if len(trams) != len(set(trams)):
-        out.append("two Trams on one street space")
+    return out
 
-    # buildings: tiles used, levels, marker stacks
+
+def _player_supply_problems(raw: dict, t: dict, i: int, p: dict) -> list[str]:
+    """Player i's hand, counters, Warehouse and score."""
+    out: list[str] = []
+    if min(p["hand"]) < 0 or sum(p["hand"]) > 2:
+        out.append(f"player {i} hand {p['hand']} is not 0..2 citizens")
+    for f in ("coins", "cloth", "cobbles", "inters", "narrow", "wide", "passengers", "markers", "cerda",
+              "sagrada", "turns"):
+        if p[f] < 0:
+            out.append(f"player {i} {f} is negative")
+    cap = t["wh_free"] + p["cobbles"]
+    if p["coins"] + p["cloth"] > cap and raw["discard_player"] != i:
+        out.append(f"player {i} holds {p['coins'] + p['cloth']} tokens in a Warehouse of {cap}")
+    limits = (("cobbles", 6), ("inters", 5), ("narrow", t["narrow_total"]), ("wide", t["wide_total"]),
+              ("passengers", 5), ("markers", 8), ("cerda", len(t["cerda_mult"]) - 1),
+              ("sagrada", t["sag_spaces"] - 1))
+    for f, hi in limits:
+        if p[f] > hi:
+            out.append(f"player {i} {f} {p[f]} is over {hi}")
+    if p["score"] < 0 or min(p["vp_src"]) < 0:                    # an int16 source that wrapped (R7)
+        out.append(f"player {i} has negative VP {p['vp_src']}")
+    if p["score"] != sum(p["vp_src"]):
+        out.append(f"player {i} score {p['score']} != sum of sources {sum(p['vp_src'])}")
+    return out
+
+
+def _player_pieces_problems(raw: dict, t: dict, i: int, p: dict) -> list[str]:
+    """Player i's pieces on the board match the player board."""
+    out: list[str] = []
+    if sum(o == i for o in raw["cross_int"]) != p["inters"]:
+        out.append(f"player {i}: Intersections on the board != {p['inters']} built")
+    own = [s for s in range(44) if raw["street_owner"][s] == i]
+    if sum(1 for s in own if t["space_wide"][s]) != p["wide"] or \
+            sum(1 for s in own if not t["space_wide"][s]) != p["narrow"]:
+        out.append(f"player {i}: street tiles on the board != narrow {p['narrow']} / wide {p['wide']}")
+    if sum(o == i for o in raw["passenger"]) != p["passengers"]:
+        out.append(f"player {i}: Passengers on the board != {p['passengers']}")
+    marks = sum(1 for bs in range(20) for k in range(raw["bld_n"][bs]) if raw["bld_mark"][bs * 3 + k] == i)
+    if marks != p["markers"]:
+        out.append(f"player {i}: {marks} markers on buildings != {p['markers']} placed")
+    return out
+
+
+def _player_project_problems(t: dict, i: int, p: dict) -> list[str]:
+    """Player i's Modernisme markers and Sagrada slots."""
+    out: list[str] = []
+    if any(u not in (0, 1) for u in p["mod_up"]):
+        out.append(f"player {i}: Modernisme markers must be 0 or 1")
+    for slot, tile in enumerate(p["sag_tile"]):
+        if tile >= 0 and p["sagrada"] <= t["sag_slot_after"][slot]:
+            out.append(f"player {i}: Sagrada slot {slot} filled before it was passed")
+    return out
+
+
+def _building_problems(raw: dict, t: dict) -> list[str]:
+    """Buildings: tiles used, levels, marker stacks."""
+    out: list[str] = []
     for bs in range(20):
         lvl, nm = raw["bld_level"][bs], raw["bld_n"][bs]
         if t["bs_corner"][bs] and lvl not in (0, 4) or not t["bs_corner"][bs] and lvl not in (0, 1, 2, 3):
@@ -99,14 +143,22 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
         used = t["bld_count"][ty] - raw["bld_stack"][ty]
         if not top <= used or raw["bld_stack"][ty] < 0:
             out.append(f"Level-{ty} tiles: {used} used but {top} on top of buildings")
+    return out
 
-    # Sidewalk (R46)
+
+def _sidewalk_problems(raw: dict, t: dict, pls: list) -> list[str]:
+    """Sidewalk (R46)."""
+    out: list[str] = []
     placed = _bits(raw["sidewalk"] & ~t["side_pre"])
     if raw["sidewalk"] & t["side_pre"] != t["side_pre"] or placed != sum(p["cobbles"] for p in pls) \
             or raw["sidewalk"] >> NUM_SIDEWALK:
         out.append("Sidewalk cobblestones != cobblestones taken out of the Warehouses")
+    return out
 
-    # Modernisme tiles: each in exactly one place (R15, R16, R73)
+
+def _modernisme_problems(raw: dict, t: dict, pls: list) -> list[str]:
+    """Modernisme tiles: each in exactly one place (R15, R16, R73)."""
+    out: list[str] = []
     places = [raw["mod_stack"], raw["mod_display"], raw["mod_discard"]]
     boards = 0
     for p in pls:
@@ -131,8 +183,12 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
     # to create a new stack": discards never wait beside an empty stack (both empty is A32).
     if raw["mod_stack"] == 0 and raw["mod_discard"]:
         out.append("the Modernisme stack is empty but discarded tiles were not reshuffled into it (R73)")
+    return out
 
-    # Sagrada tiles (R20, R119)
+
+def _sagrada_problems(raw: dict, pls: list) -> list[str]:
+    """Sagrada tiles (R20, R119)."""
+    out: list[str] = []
     taken = 0
     for p in pls:
         for tile in p["sag_tile"]:
@@ -140,8 +196,12 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
                 taken |= 1 << tile
     if taken & raw["sag_offer"] or (taken | raw["sag_offer"]) != (1 << NUM_SAGRADA) - 1:
         out.append("Sagrada tiles are not each in exactly one place")
+    return out
 
-    # Public Services (R17, R18, R76)
+
+def _public_service_problems(raw: dict, t: dict, pls: list, n: int) -> list[str]:
+    """Public Services (R17, R18, R76)."""
+    out: list[str] = []
     per = t["ps_tiles_2p"] if n == 2 else 3
     in_play = 0
     for ty in range(7):
@@ -155,24 +215,23 @@ def check_raw(raw: dict, ed: Edition) -> list[str]:
                 out.append(f"Public Service {ty}: {raw['ps_left'][ty]} left + {builders} built != {per}")
     if in_play != t["ps_in_play"]:
         out.append(f"{in_play} Public Service types in play, the edition says {t['ps_in_play']}")
+    return out
 
-    # Cerdà tiles and scorings (R14, R109)
+
+def _cerda_problems(raw: dict, t: dict) -> list[str]:
+    """Cerdà tiles and scorings (R14, R109)."""
+    out: list[str] = []
     if len(set(raw["cerda_tile"])) != 3 or any(c not in t["cerda_cond"] for c in raw["cerda_tile"]):
         out.append("the three Cerdà tiles must be distinct Cerdà tiles of the edition")
     if _bits(raw["scored"]) != raw["scorings"]:
         out.append("scored sections != scorings done")
-    if not 0 <= raw["nframes"] <= 24:
-        out.append("frame stack out of range")
-    if not 0 <= raw["cur"] < n:
-        out.append("the seat to move does not exist")
-        return out
-    out += _turn_problems(raw, t, pls)
     return out
+
 
 
 def _turn_problems(raw: dict, t: dict, pls: list) -> list[str]:
     """What may be pending in which phase (R34's four steps; core.pyx settle): true of every settled state."""
-    out = []
+    out: list[str] = []
     ph, cur = raw["phase"], raw["cur"]
     PLACE, ACTIONS, END, REFRESH, DRAW, OVER = 0, 1, 3, 4, 5, 6
     held = sum(pls[cur]["hand"])

@@ -64,6 +64,7 @@ and ``string_to_action(s, action_to_string(s, a)) == a`` for every legal ``a``.
 """
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import unicodedata
@@ -205,105 +206,151 @@ class _Context:
 # ---------------------------------------------------------------------------------------------------------------
 # formatting: (written form, extra accepted forms)
 
-def _forms(names: _Names, a: int, ctx: _Context | None) -> tuple[str, list[str]]:
-    t = names.t
-    if a < C["A_INT_PICK"]:                                        # place
-        x = a - C["A_PLACE"]
-        c, top = x // 3, x % 3
-        xy = _crossing(c)
-        short = f"place {xy} {CLASS_LETTERS[top]}"
-        extra = [short, f"place {xy}", f"{short} on top"]
-        if ctx is not None and ctx.hand is not None and all(h >= 0 for h in ctx.hand) and ctx.hand[top] > 0:
-            rest = list(ctx.hand)
-            rest[top] -= 1
-            if sum(rest) > 0:
-                bottom = next(k for k in range(3) if rest[k] > 0)
-                return f"{short}/{CLASS_LETTERS[bottom]}", extra
-            return short, extra
-        return f"{short} on top", extra
-    if a < C["A_INT_DONE"]:
-        i = a - C["A_INT_PICK"]
-        ben = names.inter[i] if i < len(names.inter) else "?"
-        return f"pick slot {i + 1} {ben}", [f"pick slot {i + 1}", f"pick {i + 1}", f"pick {ben}"]
-    if a == C["A_INT_DONE"]:
-        return "pick done", ["stop picking", "done picking"]
-    if a == C["A_GAIN_COINS"]:
+# Each function below gives the texts of one kind of action: (written form, extra accepted forms) of the id at
+# offset `i` from the first id of its kind. _forms picks the kind from the id ranges (_KINDS, in id order).
+
+def _place_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    c, top = i // 3, i % 3
+    xy = _crossing(c)
+    short = f"place {xy} {CLASS_LETTERS[top]}"
+    extra = [short, f"place {xy}", f"{short} on top"]
+    if ctx is not None and ctx.hand is not None and all(h >= 0 for h in ctx.hand) and ctx.hand[top] > 0:
+        rest = list(ctx.hand)
+        rest[top] -= 1
+        if sum(rest) > 0:
+            bottom = next(k for k in range(3) if rest[k] > 0)
+            return f"{short}/{CLASS_LETTERS[bottom]}", extra
+        return short, extra
+    return f"{short} on top", extra
+
+
+def _pick_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    ben = names.inter[i] if i < len(names.inter) else "?"
+    return f"pick slot {i + 1} {ben}", [f"pick slot {i + 1}", f"pick {i + 1}", f"pick {ben}"]
+
+
+def _gain_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    """A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA (consecutive ids)."""
+    if i == 0:
         return f"gain {names.coins_text}", ["gain coins"]
-    if a == C["A_GAIN_CLOTH"]:
+    if i == 1:
         return f"gain {names.cloth_text}", ["gain cloth"]
-    if a == C["A_CERDA"]:
-        return names.cerda_text, ["cerda", "advance cerda"]
-    if a < C["A_STREET"]:
-        i = a - C["A_COBBLE"]
-        rc = f"r{i // 6}c{i % 6}"
-        return f"cobble {rc}", [f"sidewalk {rc}", rc, f"cobblestone {rc}"]
-    if a < C["A_INTERSECTION"]:
-        sp = a - C["A_STREET"]
-        name = _space(sp)
-        kind = "wide" if t["space_wide"][sp] else "narrow"
-        return f"{kind} {name}", [f"street {name}", name]
-    if a < C["A_MOD_IMPROVE"]:
-        xy = _crossing(a - C["A_INTERSECTION"])
-        return f"intersection {xy}", [f"int {xy}"]
-    if a < C["A_MOD_TAKE"]:
-        k = a - C["A_MOD_IMPROVE"] + 1
-        return f"improve project {k}", [f"improve {k}", f"raise project {k}"]
-    if a < C["A_PS"]:
-        x = a - C["A_MOD_TAKE"]
-        tile, k = x // 5, x % 5 + 1
-        nm = names.mod[tile]
-        return f"take {nm} -> project {k}", [f"take {nm} {k}", f"take {nm}",
-                                             f"take {names.mod_full[tile]} -> project {k}"]
-    if a < C["A_TRAM"]:
-        i = a - C["A_PS"]
-        nm = names.ps[i]
-        return f"public service {nm}", [f"ps {nm}", nm, f"build {nm}"]
-    if a < C["A_PASSENGER"]:
-        name = _space(a - C["A_TRAM"])
-        return f"tram -> {name}", [f"move tram {name}", name]
-    if a == C["A_PASSENGER"]:
-        return "passenger", ["place passenger"]
-    if a == C["A_SKIP"]:
-        return "skip", ["pass", "decline"]
-    if a == C["A_END_ACTIONS"]:
-        return "end actions", ["end"]
-    if a == C["A_SAG_STEP"]:
-        return "sagrada step", ["step"]
-    if a == C["A_SAG_STOP"]:
-        return "sagrada stop", ["stop"]
-    if a < C["A_RES"]:
-        i = a - C["A_SAG_TILE"]
-        full = names.sag[i]
-        text = full.split(" ", 1)[1]
-        return f"sagrada {full}", [f"sagrada {text}", text, f"sagrada tile {full}"]
-    if a < C["A_DISCARD_COIN"]:
-        n = a - C["A_RES"]
-        coins = f"take {_plural(n, 'coin')}"
-        extra = [coins, f"take {n} coins", f"{coins}, rest cloth"]
-        if ctx is not None and ctx.res_total is not None and ctx.res_total >= n:
-            return f"{coins} + {ctx.res_total - n} cloth", extra
-        return f"{coins}, rest cloth", extra
-    if a == C["A_DISCARD_COIN"]:
-        return "discard coin", ["discard coins"]
-    if a == C["A_DISCARD_CLOTH"]:
-        return "discard cloth", ["discard cloths"]
-    if a < C["A_DRAW"]:
-        o = a - C["A_BUILD"]
-        if o >= len(t["opt_space"]):
-            return f"unused build id {o}", []
-        bs, ty, mask = t["opt_space"][o], t["opt_type"][o], t["opt_mask"][o]
-        around = t["bs_cross"][bs * 4: bs * 4 + t["bs_ncross"][bs]]
-        used = [_crossing(c) for i, c in enumerate(around) if (mask >> i) & 1]
-        head = f"build {BUILDING_WORDS[ty]} {names.bs_names[bs]}"
-        extra = [head] + [f"{head} using {','.join(p)}" for p in itertools.permutations(used)]
-        return f"{head} using {','.join(used)}", extra
-    if a < C["A_REVEAL"]:
-        k = a - C["A_DRAW"]
-        return f"draw {CLASS_LETTERS[k]}", [f"draw {CLASS_WORDS[k]}"]
-    tile = a - C["A_REVEAL"]
+    return names.cerda_text, ["cerda", "advance cerda"]
+
+
+def _cobble_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    rc = f"r{i // 6}c{i % 6}"
+    return f"cobble {rc}", [f"sidewalk {rc}", rc, f"cobblestone {rc}"]
+
+
+def _street_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    name = _space(i)
+    kind = "wide" if names.t["space_wide"][i] else "narrow"
+    return f"{kind} {name}", [f"street {name}", name]
+
+
+def _intersection_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    xy = _crossing(i)
+    return f"intersection {xy}", [f"int {xy}"]
+
+
+def _improve_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    k = i + 1
+    return f"improve project {k}", [f"improve {k}", f"raise project {k}"]
+
+
+def _mod_take_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    tile, k = i // 5, i % 5 + 1
+    nm = names.mod[tile]
+    return f"take {nm} -> project {k}", [f"take {nm} {k}", f"take {nm}", f"take {names.mod_full[tile]} -> project {k}"]
+
+
+def _ps_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    nm = names.ps[i]
+    return f"public service {nm}", [f"ps {nm}", nm, f"build {nm}"]
+
+
+def _tram_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    name = _space(i)
+    return f"tram -> {name}", [f"move tram {name}", name]
+
+
+def _sag_tile_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    full = names.sag[i]
+    text = full.split(" ", 1)[1]
+    return f"sagrada {full}", [f"sagrada {text}", text, f"sagrada tile {full}"]
+
+
+def _res_forms(names: _Names, n: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    coins = f"take {_plural(n, 'coin')}"
+    extra = [coins, f"take {n} coins", f"{coins}, rest cloth"]
+    if ctx is not None and ctx.res_total is not None and ctx.res_total >= n:
+        return f"{coins} + {ctx.res_total - n} cloth", extra
+    return f"{coins}, rest cloth", extra
+
+
+def _build_forms(names: _Names, o: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    t = names.t
+    if o >= len(t["opt_space"]):
+        return f"unused build id {o}", []
+    bs, ty, mask = t["opt_space"][o], t["opt_type"][o], t["opt_mask"][o]
+    around = t["bs_cross"][bs * 4: bs * 4 + t["bs_ncross"][bs]]
+    used = [_crossing(c) for i, c in enumerate(around) if (mask >> i) & 1]
+    head = f"build {BUILDING_WORDS[ty]} {names.bs_names[bs]}"
+    extra = [head] + [f"{head} using {','.join(p)}" for p in itertools.permutations(used)]
+    return f"{head} using {','.join(used)}", extra
+
+
+def _draw_forms(names: _Names, k: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    return f"draw {CLASS_LETTERS[k]}", [f"draw {CLASS_WORDS[k]}"]
+
+
+def _reveal_forms(names: _Names, tile: int, ctx: _Context | None) -> tuple[str, list[str]]:
     if tile >= len(names.mod):
         return "unknown id", []
     return f"reveal {names.mod[tile]}", [f"reveal {names.mod_full[tile]}"]
+
+
+def _fixed(text: str, *extra: str):
+    """The forms of a single id whose text never changes."""
+    def forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
+        return text, list(extra)
+    return forms
+
+
+_KINDS = (                                   # (first id of a kind, its forms); in id order, each up to the next
+    ("A_PLACE", _place_forms),
+    ("A_INT_PICK", _pick_forms),
+    ("A_INT_DONE", _fixed("pick done", "stop picking", "done picking")),
+    ("A_GAIN_COINS", _gain_forms),           # A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA
+    ("A_COBBLE", _cobble_forms),
+    ("A_STREET", _street_forms),
+    ("A_INTERSECTION", _intersection_forms),
+    ("A_MOD_IMPROVE", _improve_forms),
+    ("A_MOD_TAKE", _mod_take_forms),
+    ("A_PS", _ps_forms),
+    ("A_TRAM", _tram_forms),
+    ("A_PASSENGER", _fixed("passenger", "place passenger")),
+    ("A_SKIP", _fixed("skip", "pass", "decline")),
+    ("A_END_ACTIONS", _fixed("end actions", "end")),
+    ("A_SAG_STEP", _fixed("sagrada step", "step")),
+    ("A_SAG_STOP", _fixed("sagrada stop", "stop")),
+    ("A_SAG_TILE", _sag_tile_forms),
+    ("A_RES", _res_forms),
+    ("A_DISCARD_COIN", _fixed("discard coin", "discard coins")),
+    ("A_DISCARD_CLOTH", _fixed("discard cloth", "discard cloths")),
+    ("A_BUILD", _build_forms),
+    ("A_DRAW", _draw_forms),
+    ("A_REVEAL", _reveal_forms),             # the last kind runs on to the end (ids past it: 'unknown id')
+)
+_KIND_STARTS = [C[key] for key, _ in _KINDS]
+assert _KIND_STARTS == sorted(_KIND_STARTS) and C["A_CERDA"] == C["A_GAIN_COINS"] + 2 == C["A_COBBLE"] - 1
+
+
+def _forms(names: _Names, a: int, ctx: _Context | None) -> tuple[str, list[str]]:
+    """(written form, extra accepted forms) of action id `a`; `ctx` (or None) gives the state-dependent forms."""
+    k = max(bisect.bisect_right(_KIND_STARTS, a) - 1, 0)
+    return _KINDS[k][1](names, a - _KIND_STARTS[k], ctx)
 
 
 def _valid_id(action: Any) -> bool:

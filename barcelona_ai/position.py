@@ -736,34 +736,51 @@ class _Reader:
         self.r["pl"] = [self._player(p, x) for p, x in enumerate(lst)]
 
     def _player(self, p: int, x: Any) -> dict:
-        r, nm, t = self.r, self.nm, self.t
+        """players[p], read part by part in document order (the first error found is the one reported)."""
         path = f"players[{p}]"
         _obj(x, path, _PLAYER_KEYS, ("score", "coins", "cloth", "cerda", "hand"))
-
-        def f(key):
-            return _join(path, key)
-
-        if "seat" in x and _int(x["seat"], f("seat"), 0, 3) != p:
-            _fail(f("seat"), f"{x['seat']} but this is entry {p} of players (entries are in seat order)")
+        if "seat" in x and _int(x["seat"], _join(path, "seat"), 0, 3) != p:
+            _fail(_join(path, "seat"), f"{x['seat']} but this is entry {p} of players (entries are in seat order)")
         pl: dict[str, Any] = {}
+        self._player_score(pl, x, path)
+        self._player_warehouse(pl, x, path)
+        self._player_pieces(pl, p, x, path)
+        self._player_tracks(pl, x, path)
+        self._player_modernisme(pl, x, path)
+        self._player_sagrada_tiles(pl, x, path)
+        pl["ps_built"] = self._player_public_services(x, path)
+        pl["hand"] = self._hand(p, x["hand"], _join(path, "hand"))
+        turns = _join(path, "turns")
+        pl["turns"] = _int(x["turns"], turns, 0, 999) if "turns" in x else None     # filled in _cross_checks
+        pl["spare"] = 0
+        return pl
+
+    def _player_score(self, pl: dict, x: Any, path: str) -> None:
         # VP are unbounded in the rules (R7, A43) but C keeps each source in an int16: a document may give at most
         # MAX_VP_SOURCE per source, which leaves room for more than any game can still add (docs/positions.md)
-        pl["score"] = _int(x["score"], f("score"), 0, MAX_VP_SOURCE * len(SOURCES))
+        pl["score"] = _int(x["score"], _join(path, "score"), 0, MAX_VP_SOURCE * len(SOURCES))
         src = [0] * len(SOURCES)
         if "vp_by_source" in x:
-            vs = _obj(x["vp_by_source"], f("vp_by_source"), SOURCES)
+            vpath = _join(path, "vp_by_source")
+            vs = _obj(x["vp_by_source"], vpath, SOURCES)
             for i, s in enumerate(SOURCES):
-                src[i] = _int(vs.get(s, 0), _join(f("vp_by_source"), s), 0, MAX_VP_SOURCE)
+                src[i] = _int(vs.get(s, 0), _join(vpath, s), 0, MAX_VP_SOURCE)
             if sum(src) != pl["score"]:
-                _fail(f("vp_by_source"), f"the sources add up to {sum(src)} but score is {pl['score']}")
+                _fail(vpath, f"the sources add up to {sum(src)} but score is {pl['score']}")
         else:
             if pl["score"] > MAX_VP_SOURCE:
-                _fail(f("score"), f"{pl['score']} is more than {MAX_VP_SOURCE} without a vp_by_source split")
+                _fail(_join(path, "score"), f"{pl['score']} is more than {MAX_VP_SOURCE} without a vp_by_source split")
             src[0] = pl["score"]
         pl["vp_src"] = src
-        pl["coins"] = _int(x["coins"], f("coins"), 0, 99)          # the Warehouse bounds both (_cross_checks)
-        pl["cloth"] = _int(x["cloth"], f("cloth"), 0, 99)
-        pl["cobbles"] = _int(x.get("cobblestones", 0), f("cobblestones"), 0, 6)
+
+    def _player_warehouse(self, pl: dict, x: Any, path: str) -> None:
+        pl["coins"] = _int(x["coins"], _join(path, "coins"), 0, 99)      # the Warehouse bounds both (_cross_checks)
+        pl["cloth"] = _int(x["cloth"], _join(path, "cloth"), 0, 99)
+        pl["cobbles"] = _int(x.get("cobblestones", 0), _join(path, "cobblestones"), 0, 6)
+
+    def _player_pieces(self, pl: dict, p: int, x: Any, path: str) -> None:
+        """The counts of pieces on the board: each given count must match what the board shows for seat p."""
+        r, t = self.r, self.t
         own_int = sum(1 for c in range(NUM_CROSSINGS) if r["cross_int"][c] == p)
         own_nar = sum(1 for s in range(NUM_SPACES) if r["street_owner"][s] == p and not t["space_wide"][s])
         own_wide = sum(1 for s in range(NUM_SPACES) if r["street_owner"][s] == p and t["space_wide"][s])
@@ -777,30 +794,39 @@ class _Reader:
                 ("passengers", "passengers", 5, own_pass, "Passengers of seat {p} on the streets"),
                 ("markers_placed", "markers", 8, own_mark, "Building markers of seat {p} on buildings")):
             if count > hi:
-                _fail(f(key), f"{count} {what.format(p=p)}: a player has only {hi} (R4)")
-            v = _int(x.get(key, count), f(key), 0, hi)
+                _fail(_join(path, key), f"{count} {what.format(p=p)}: a player has only {hi} (R4)")
+            v = _int(x.get(key, count), _join(path, key), 0, hi)
             if v != count:
-                _fail(f(key), f"{v} but there are {count} {what.format(p=p)}")
+                _fail(_join(path, key), f"{v} but there are {count} {what.format(p=p)}")
             pl[field] = v
-        pl["tram"] = _space(x["tram"], f("tram")) if x.get("tram") is not None else -1
-        pl["cerda"] = _int(x["cerda"], f("cerda"), 0, len(t["cerda_mult"]) - 1)
-        pl["sagrada"] = _int(x.get("sagrada", 0), f("sagrada"), 0, t["sag_spaces"] - 1)
+
+    def _player_tracks(self, pl: dict, x: Any, path: str) -> None:
+        """The tram and the markers on the Cerda and Sagrada tracks."""
+        t = self.t
+        pl["tram"] = _space(x["tram"], _join(path, "tram")) if x.get("tram") is not None else -1
+        pl["cerda"] = _int(x["cerda"], _join(path, "cerda"), 0, len(t["cerda_mult"]) - 1)
+        pl["sagrada"] = _int(x.get("sagrada", 0), _join(path, "sagrada"), 0, t["sag_spaces"] - 1)
+
+    def _player_modernisme(self, pl: dict, x: Any, path: str) -> None:
         pl["mod_tile"], pl["mod_up"] = [-1] * 5, [0] * 5
         if "modernisme" in x:
-            lst = _list(x["modernisme"], f("modernisme"), 5)
-            for i, e in enumerate(lst):
-                ep = f"{f('modernisme')}[{i}]"
+            lpath = _join(path, "modernisme")
+            for i, e in enumerate(_list(x["modernisme"], lpath, 5)):
+                ep = f"{lpath}[{i}]"
                 _obj(e, ep, ("tile", "marker_up"))
                 if e.get("tile") is not None:
                     pl["mod_tile"][i] = self._mod_tile(e["tile"], _join(ep, "tile"))
                 pl["mod_up"][i] = 1 if _bool(e.get("marker_up", False), _join(ep, "marker_up")) else 0
+
+    def _player_sagrada_tiles(self, pl: dict, x: Any, path: str) -> None:
+        t = self.t
         pl["sag_tile"] = [-1] * 3
         if "sagrada_tiles" in x:
-            lst = _list(x["sagrada_tiles"], f("sagrada_tiles"), 3)
-            for i, e in enumerate(lst):
+            lpath = _join(path, "sagrada_tiles")
+            for i, e in enumerate(_list(x["sagrada_tiles"], lpath, 3)):
                 if e is None:
                     continue
-                ep = f"{f('sagrada_tiles')}[{i}]"
+                ep = f"{lpath}[{i}]"
                 tile = self._sag_tile(e, ep)
                 if t["sag_level"][tile] != t["sag_slot_level"][i]:
                     _fail(ep, f"{e} is a level-{t['sag_level'][tile]} tile; slot {i} takes level "
@@ -809,22 +835,21 @@ class _Reader:
                     _fail(ep, f"slot {i} is filled but the Sagrada marker (space {pl['sagrada']}) has not passed "
                               f"space {t['sag_slot_after'][i]} (R119)")
                 pl["sag_tile"][i] = tile
+
+    def _player_public_services(self, x: Any, path: str) -> int:
+        """The bit set of the Public Service types the seat has built."""
         built = 0
         if "public_services" in x:
-            lst = _list(x["public_services"], f("public_services"))
-            for i, e in enumerate(lst):
-                ep = f"{f('public_services')}[{i}]"
-                k = _name(e, ep, nm.ps_index, "Public Service")
-                if r["ps_left"][k] < 0:
+            lpath = _join(path, "public_services")
+            for i, e in enumerate(_list(x["public_services"], lpath)):
+                ep = f"{lpath}[{i}]"
+                k = _name(e, ep, self.nm.ps_index, "Public Service")
+                if self.r["ps_left"][k] < 0:
                     _fail(ep, f"{e} is not in play in this game (see public_services)")
                 if (built >> k) & 1:
                     _fail(ep, f"{e} is listed twice (one of each type, R79)")
                 built |= 1 << k
-        pl["ps_built"] = built
-        pl["hand"] = self._hand(p, x["hand"], f("hand"))
-        pl["turns"] = _int(x["turns"], f("turns"), 0, 999) if "turns" in x else None   # filled in _cross_checks
-        pl["spare"] = 0
-        return pl
+        return built
 
     def _sag_tile(self, e: Any, path: str) -> int:
         tile = _name(e, path, self.nm.sag_index, "Sagrada tile")

@@ -289,7 +289,10 @@ def load_edition(edition: str | Path = "default") -> Edition:
 
 
 def build_edition(doc: Any, source: str = "<data>") -> Edition:
-    """Validate a parsed data document and derive every table the core needs."""
+    """Validate a parsed data document and derive every table the core needs.
+
+    The parts are read in the order below, which decides the fault a file with several is refused for (the
+    first one met): keep it."""
     b = _Builder(doc, source)
     check_depth(doc, f"{source}: field ''", DataFileError)
     if not isinstance(doc, dict):
@@ -298,11 +301,39 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     name = b.get(doc, "edition", "", str)
     if not 1 <= len(name) <= 64 or not name.isprintable():
         b.fail("edition", "a name of 1..64 printable characters")
+    _read_grid(b, doc, t)
+    _read_streets(b, doc, t)
+    _derive_street_geometry(t)
+    _read_crossing_costs(b, doc, t)
+    _derive_building_geometry(t)
+    _read_actions(b, doc, t)
+    _read_citizens(b, doc, t)
+    _read_citizen_tracks(b, doc, t)
+    _read_cerda_track(b, doc, t)
+    _read_sidewalk(b, doc, t)
+    _read_player_board(b, doc, t)
+    cond_ids = _read_conditions(b, doc, t)
+    _read_tiles(b, doc, t, cond_ids)
+    _read_sagrada_tiles(b, doc, t)
+    _read_buildings(b, doc, t)
+    _read_public_services(b, doc, t)
+    _construction_options(b, t)
+    ed = Edition(name=name, raw=doc, effect_lists=b.lists, t=t)
+    if len(b.lists) > 250:
+        b.fail("", "too many distinct effect lists")
+    return ed
 
-    # -- grid and streets ------------------------------------------------------------------------------
+
+# -- grid and streets -------------------------------------------------------------------------------------------
+def _read_grid(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """grid.size: the engine is laid out for one grid size."""
     grid = b.get(doc, "grid", "", dict)
     if b.get(grid, "size", "grid", int) != GRID:
         b.fail("grid.size", f"the engine's action ids are laid out for a {GRID}x{GRID} grid")
+
+
+def _read_streets(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """streets: Wide spaces, the benefit printed on each street space, run VP."""
     streets = b.get(doc, "streets", "", dict)
     wide = b.str_list(streets, "wide", "streets")
     for w in wide:
@@ -327,6 +358,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     rates = b.get(streets, "run_vp_per_tile", "streets", dict)
     t["run_vp_wide"] = b.int_in(rates, "wide", "streets.run_vp_per_tile", 0, 20)
     t["run_vp_narrow"] = b.int_in(rates, "narrow", "streets.run_vp_per_tile", 0, 20)
+
+
+def _derive_street_geometry(t: dict[str, Any]) -> None:
+    """The ends and street of every street space, and the street spaces at each crossing (no data read)."""
     t["space_a"], t["space_b"], t["space_street"], t["space_pos"] = [], [], [], []
     for s in range(NUM_SPACES):
         a, c = space_ends(s)
@@ -345,6 +380,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["cross_nspaces"] = [len(x) for x in cross_spaces]
     t["cross_spaces"] = [x[i] if i < len(x) else -1 for x in cross_spaces for i in range(6)]
 
+
+def _read_crossing_costs(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """crossing_cost_coins: the coins printed at each crossing."""
     costs = b.get(doc, "crossing_cost_coins", "", dict)
     t["cross_cost"] = []
     for r in range(GRID):
@@ -355,7 +393,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
                 b.fail(f"crossing_cost_coins.{key}", "cost must be 0..9")
             t["cross_cost"].append(v)
 
-    # -- building spaces ---------------------------------------------------------------------------------
+
+# -- building spaces -------------------------------------------------------------------------------------------
+def _derive_building_geometry(t: dict[str, Any]) -> None:
+    """The building spaces, their crossings and their adjacency to street spaces and crossings (no data read)."""
     bsp = building_spaces()
     t["bs_corner"] = [x["corner"] for x in bsp]
     t["bs_block"] = [x["block"] for x in bsp]
@@ -374,7 +415,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["cross_nbs"] = [len(x) for x in cr_bs]
     t["cross_bs"] = [x[i] if i < len(x) else -1 for x in cr_bs for i in range(6)]
 
-    # -- actions -----------------------------------------------------------------------------------------
+
+# -- actions ---------------------------------------------------------------------------------------------------
+def _read_actions(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """action_tiles, action_effects, action_titles and printed_setup."""
     tiles = b.str_list(doc, "action_tiles", "")
     if sorted(tiles) != sorted(ACTION_KINDS):
         b.fail("action_tiles", f"must list the 11 action tiles {', '.join(ACTION_KINDS)} once each")
@@ -402,11 +446,18 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         b.fail("printed_setup", "must place each of the 11 action tiles once (5 vertical, 5 horizontal, 1 diagonal)")
     t["printed_setup"] = [ACTION_KINDS.index(x) for x in setup]
 
-    # -- citizens and their tracks -----------------------------------------------------------------------
+
+# -- citizens and their tracks ---------------------------------------------------------------------------------
+def _read_citizens(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """citizens: how many of each class (72 in all)."""
     cit = b.get(doc, "citizens", "", dict)
     t["citizens"] = [b.get(cit, c, "citizens", int) for c in CLASSES]
     if sum(t["citizens"]) != 72:
         b.fail("citizens", f"the game has 72 citizens (R5), the file has {sum(t['citizens'])}")
+
+
+def _read_citizen_tracks(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """citizen_tracks: each class's track (VP, sections, Cerda marks, prefills)."""
     tracks = b.get(doc, "citizen_tracks", "", dict)
     t["track_len"], t["track_vp"], t["track_mark"], t["prefill3"], t["prefill2"] = [], [], [], [], []
     for k, cname in enumerate(CLASSES):
@@ -449,6 +500,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         if t["citizens"][k] < len(set(pre2)) + 4:
             b.fail(f"citizens.{cname}", "too few citizens for the 2-player prefill")
 
+
+def _read_cerda_track(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """cerda_track: its multipliers, start, overflow VP and resets."""
     cerda = b.get(doc, "cerda_track", "", dict)
     nsp = b.get(cerda, "spaces", "cerda_track", int)
     if not 3 <= nsp <= 16:
@@ -463,7 +517,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     resets = b.int_list(cerda, "resets_after_scorings", "cerda_track", None, 1, 3)
     t["cerda_reset_mask"] = sum(1 << (x - 1) for x in resets)
 
-    # -- sidewalk ----------------------------------------------------------------------------------------
+
+# -- sidewalk --------------------------------------------------------------------------------------------------
+def _read_sidewalk(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """sidewalk.rows: the 5x6 cells ('PRE' or an effect) and their adjacency."""
     side = b.get(doc, "sidewalk", "", dict)
     rows = b.get(side, "rows", "sidewalk", list)
     if len(rows) != 5 or any(not isinstance(r, list) or len(r) != 6 for r in rows):
@@ -488,8 +545,22 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
                 m |= 1 << ((r + dr) * 6 + c + dc)
         t["side_adj"].append(m)
 
-    # -- player board ------------------------------------------------------------------------------------
+
+# -- player board ----------------------------------------------------------------------------------------------
+def _read_player_board(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """player_board: read part by part, in the order below."""
     pb = b.get(doc, "player_board", "", dict)
+    _read_warehouse(b, pb, t)
+    _read_intersections(b, pb, t)
+    _read_passengers(b, pb, t)
+    _read_modernisme_spaces(b, pb, t)
+    _read_street_stacks(b, pb, t)
+    _read_marker_stacks(b, pb, t)
+    _read_sagrada_track(b, pb, t)
+
+
+def _read_warehouse(b: _Builder, pb: dict, t: dict[str, Any]) -> None:
+    """player_board.warehouse: free spaces, Cobblestones and their VP, starting tokens."""
     wh = b.get(pb, "warehouse", "player_board", dict)
     t["wh_free"] = b.int_in(wh, "free_spaces", "player_board.warehouse", 2, 20)
     t["wh_cobbles"] = b.get(wh, "cobblestones", "player_board.warehouse", int)
@@ -500,6 +571,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["start_cloth"] = b.int_in(wh, "start_cloth", "player_board.warehouse", 0, 20)
     if t["start_coins"] + t["start_cloth"] > t["wh_free"] or t["wh_free"] < 2:
         b.fail("player_board.warehouse.free_spaces", "too small for the starting Coin and Cloth")
+
+
+def _read_intersections(b: _Builder, pb: dict, t: dict[str, Any]) -> None:
+    """player_board.intersections: costs, benefits, picks."""
     inter = b.get(pb, "intersections", "player_board", dict)
     t["inter_cost"] = b.int_list(inter, "cost_coins", "player_board.intersections", 5, 0, 9)
     ben = b.get(inter, "benefit", "player_board.intersections", list)
@@ -508,6 +583,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["inter_list"] = [b.list_id(b.effects(x, f"player_board.intersections.benefit[{i}]", SIMPLE_CODES))
                        for i, x in enumerate(ben)]
     t["inter_picks"] = b.int_list(inter, "picks_by_built", "player_board.intersections", 5, 0, 5)
+
+
+def _read_passengers(b: _Builder, pb: dict, t: dict[str, Any]) -> None:
+    """player_board.passengers: costs and end VP."""
     pas = b.get(pb, "passengers", "player_board", dict)
     pcost = b.get(pas, "cost", "player_board.passengers", list)
     if len(pcost) != 5:
@@ -515,6 +594,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["pass_coins"] = [b.int_in(x, "coins", f"player_board.passengers.cost[{i}]", 0, 9) for i, x in enumerate(pcost)]
     t["pass_cloth"] = [b.int_in(x, "cloth", f"player_board.passengers.cost[{i}]", 0, 9) for i, x in enumerate(pcost)]
     t["pass_vp"] = b.int_list(pas, "end_vp", "player_board.passengers", 5, 0, 99)
+
+
+def _read_modernisme_spaces(b: _Builder, pb: dict, t: dict[str, Any]) -> None:
+    """player_board.modernisme_spaces: the 5 project spaces."""
     mods = b.get(pb, "modernisme_spaces", "player_board", list)
     if len(mods) != 5:
         b.fail("player_board.modernisme_spaces", "expected 5 project spaces")
@@ -524,6 +607,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     for i in range(5):
         if t["mod_top"][i] <= t["mod_bottom"][i]:
             b.fail(f"player_board.modernisme_spaces[{i}]", "top must be higher than bottom (R68)")
+
+
+def _read_street_stacks(b: _Builder, pb: dict, t: dict[str, Any]) -> None:
+    """player_board.street_stacks: the Narrow and Wide stacks."""
     ss = b.get(pb, "street_stacks", "player_board", dict)
     for kind in ("narrow", "wide"):
         stacks = b.get(ss, kind, "player_board.street_stacks", list)
@@ -543,6 +630,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         t[f"{kind}_empty_cerda"] = cer + [0] * (3 - len(cer))
     if t["narrow_total"] != 10 or t["wide_total"] != 5:
         b.fail("player_board.street_stacks", "every player has 10 Narrow and 5 Wide tiles (R4)")
+
+
+def _read_marker_stacks(b: _Builder, pb: dict, t: dict[str, Any]) -> None:
+    """player_board.building_marker_stacks and marker_stack_empty_cerda."""
     ms = b.int_list(pb, "building_marker_stacks", "player_board", 5, 1, 8)
     if sum(ms) != 8:
         b.fail("player_board.building_marker_stacks", "every player has 8 Building markers (R4)")
@@ -552,6 +643,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         cum.append(acc)
     t["marker_empty_at"] = cum
     t["marker_empty_cerda"] = b.int_in(pb, "marker_stack_empty_cerda", "player_board", -16, 16)
+
+
+def _read_sagrada_track(b: _Builder, pb: dict, t: dict[str, Any]) -> None:
+    """player_board.sagrada_track: its spaces and tile slots."""
     sag = b.get(pb, "sagrada_track", "player_board", dict)
     t["sag_spaces"] = b.int_in(sag, "spaces", "player_board.sagrada_track", 2, 30)
     slots = b.get(sag, "slots", "player_board.sagrada_track", list)
@@ -567,7 +662,10 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         if a in t["sag_slot_after"][:i]:
             b.fail(f"player_board.sagrada_track.slots[{i}]", "two slots after the same space (R119)")
 
-    # -- scoring conditions and tiles --------------------------------------------------------------------
+
+# -- scoring conditions and tiles ------------------------------------------------------------------------------
+def _read_conditions(b: _Builder, doc: dict, t: dict[str, Any]) -> dict[str, int]:
+    """conditions: the scoring conditions; returns the index of each condition id."""
     conds = b.get(doc, "conditions", "", dict)
     if not 1 <= len(conds) <= MAX_CONDITIONS:
         b.fail("conditions", f"{len(conds)} conditions; the engine holds 1..{MAX_CONDITIONS}")
@@ -587,6 +685,11 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
             b.fail(f"conditions.{cid}.cap", "the Cloth/Coin conditions count up to a printed maximum")
         t["cond_cap"].append(cap)
     t["cond_names"] = [f"{cid} {conds[cid]['name']}" for cid in sorted(conds)]
+    return cond_ids
+
+
+def _read_tiles(b: _Builder, doc: dict, t: dict[str, Any], cond_ids: dict[str, int]) -> None:
+    """modernisme_tiles, cerda_tiles (conditions by id) and modernisme_display."""
     mt = b.get(doc, "modernisme_tiles", "", list)
     ct = b.get(doc, "cerda_tiles", "", list)
     if len(mt) != NUM_MODERNISME:
@@ -605,6 +708,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     if not 1 <= t["display_size"] <= 8:
         b.fail("modernisme_display", "must be 1..8")
 
+
+def _read_sagrada_tiles(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """sagrada_tiles: the effects of the tiles of each level."""
     st = b.get(doc, "sagrada_tiles", "", dict)
     for key in st:
         if key not in ("1", "2", "3"):
@@ -618,6 +724,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     if len(t["sag_level"]) != NUM_SAGRADA:
         b.fail("sagrada_tiles", f"expected {NUM_SAGRADA} tiles (R2), got {len(t['sag_level'])}")
 
+
+def _read_buildings(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """buildings (citizens needed, effects, counts) and building_bonus_vp."""
     blds = b.get(doc, "buildings", "", dict)
     t["bld_count"], t["bld_any"], t["bld_mid"], t["bld_up"], t["bld_list"] = [], [], [], [], []
     for bt in BUILDING_TYPES:
@@ -637,6 +746,9 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         b.fail("buildings", "counts must be CORNER 8, L1 12, L2 8, L3 7 (R3)")
     t["bonus_vp"] = b.int_in(doc, "building_bonus_vp", "", 0, 30)
 
+
+def _read_public_services(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
+    """public_services: types, benefits, stack, tiles in play."""
     ps = b.get(doc, "public_services", "", dict)
     types = b.str_list(ps, "types", "public_services")
     if sorted(types) != sorted(PUBLIC_SERVICE_TYPES):
@@ -660,7 +772,11 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
         main = b.effects(b.get(benefits, tp, "public_services.benefits", str), f"public_services.benefits.{tp}")
         t["ps_list"].append(b.list_id([(EFFECT_CODES.index("CERDA"), cs)] + main))
 
-    # -- construction options: (space, type, crossing subset) -------------------------------------------
+
+# -- construction options: (space, type, crossing subset) ------------------------------------------------------
+def _construction_options(b: _Builder, t: dict[str, Any]) -> None:
+    """Every (building space, building type, subset of its crossings) a construction may choose."""
+    bsp = building_spaces()
     opts = []
     for s, x in enumerate(bsp):
         n = len(x["crossings"])
@@ -676,8 +792,3 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     t["opt_space"] = [o[0] for o in opts]
     t["opt_type"] = [o[1] for o in opts]
     t["opt_mask"] = [o[2] for o in opts]
-
-    ed = Edition(name=name, raw=doc, effect_lists=b.lists, t=t)
-    if len(b.lists) > 250:
-        b.fail("", "too many distinct effect lists")
-    return ed
