@@ -441,14 +441,6 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def play_recorded_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random") -> dict:
-    """selfplay.play_game as a dict (record, scores, returns, decisions, seconds), for older callers."""
-    from .selfplay import play_game
-    game = play_game(specs, setup_seed, bot_seed, setup)
-    return {"record": game.record, "scores": game.scores, "returns": game.returns, "decisions": game.decisions,
-            "seconds": game.seconds}
-
-
 # ---------------------------------------------------------------------------------------------------------------
 
 def _pipe_safe(cmd):
@@ -522,5 +514,5 @@ def _examples() -> list[str]:
 
 
 __all__ = ["register", "read_document", "load_state", "record_state", "review_record", "thresholds_line",
-           "play_recorded_game", "THRESHOLDS", "MARKS"]
+           "THRESHOLDS", "MARKS"]
 

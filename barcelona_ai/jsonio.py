@@ -120,6 +120,15 @@ def load_json_file(path: str | os.PathLike, what: str, error: type[BarcelonaErro
     return parse_json(read_bytes(path, what, error), what, error)
 
 
+def short_repr(x: Any, limit: int = 60) -> str:
+    """repr(x) for an error message, cut when long (and safe for values whose repr fails)."""
+    try:
+        r = repr(x)
+    except (RecursionError, ValueError):
+        r = f"<{type(x).__name__}>"
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
 def show_path(path: Any, limit: int = 80) -> str:
     """A path for an error message: repr'd, and shortened when very long."""
     s = str(path)
@@ -129,4 +138,4 @@ def show_path(path: Any, limit: int = 80) -> str:
 
 
 __all__ = ["MAX_JSON_BYTES", "MAX_JSON_DEPTH", "parse_json", "read_bytes", "load_json_file", "check_depth",
-           "show_path"]
+           "short_repr", "show_path"]

@@ -46,7 +46,6 @@ from .render import render_player
 from .session import (CLASSES, Session, draw_entry, other_placement, own_draw, play_session, reveal_action,
                       table_session)
 from .session import hand_size as _hand_size
-from .session import seen_by  # noqa: F401  (re-exported: older code imports play.seen_by)
 
 HELP = """Commands (at any prompt):
   1..N          play the numbered choice

@@ -29,7 +29,7 @@ from typing import Any
 from ._version import __version__
 from .core import CONSTANTS, State, new_game
 from .errors import BarcelonaError, IllegalActionError, InvalidRecordError
-from .jsonio import check_depth, parse_json, read_bytes, show_path
+from .jsonio import check_depth, parse_json, read_bytes, short_repr, show_path
 from .notation import parse_placement
 
 C = CONSTANTS
@@ -165,7 +165,7 @@ class GameRecord:
         (len, final state, None). The state is the walker's own (clone it to keep it). Hidden draws are sampled
         with `seed`; another player's placement in a table-mode record corrects their sampled hand first."""
         if not _is_int(seed) or seed < 0:
-            raise InvalidRecordError(f"seed: {_show(seed)} is not a non-negative integer")
+            raise InvalidRecordError(f"seed: {short_repr(seed)} is not a non-negative integer")
         s = self.initial_state(seed)
         rng = random.Random(seed)
         for i, entry in enumerate(self.actions):
@@ -213,7 +213,7 @@ class GameRecord:
         if doc.get("format") != "barcelona-record":
             raise InvalidRecordError("format: expected 'barcelona-record'")
         if not _is_int(doc.get("version")) or doc.get("version") != 1:
-            raise InvalidRecordError(f"version: {_show(doc.get('version'))} is not supported (1)")
+            raise InvalidRecordError(f"version: {short_repr(doc.get('version'))} is not supported (1)")
         known = {"format", "version", "engine", "edition", "players", "start", "viewpoint", "seats", "actions",
                  "result"}
         extra = sorted(str(k) for k in set(doc) - known)
@@ -224,10 +224,10 @@ class GameRecord:
             raise InvalidRecordError(f"engine: expected a text of at most {MAX_LABEL} characters")
         edition = doc.get("edition", "default")
         if not isinstance(edition, str) or not 1 <= len(edition) <= 4096:
-            raise InvalidRecordError(f"edition: {_show(edition)} is not an edition name or data-file path")
+            raise InvalidRecordError(f"edition: {short_repr(edition)} is not an edition name or data-file path")
         players = doc.get("players")
         if not _is_int(players) or not 2 <= players <= 4:
-            raise InvalidRecordError(f"players: {_show(players)} is not 2..4")
+            raise InvalidRecordError(f"players: {short_repr(players)} is not 2..4")
         start = doc.get("start")
         if not isinstance(start, dict) or not ("position" in start or "seed" in start):
             raise InvalidRecordError("start: expected {'seed': N, 'setup': ...} or {'position': {...}}")
@@ -237,9 +237,9 @@ class GameRecord:
             if set(start) - {"seed", "setup"}:
                 raise InvalidRecordError(f"start.{sorted(set(start) - {'seed', 'setup'})[0]}: unknown field")
             if not _is_int(start["seed"]) or not 0 <= start["seed"] <= MAX_SEED:
-                raise InvalidRecordError(f"start.seed: {_show(start['seed'])} is not an integer in 0..2^64-1")
+                raise InvalidRecordError(f"start.seed: {short_repr(start['seed'])} is not an integer in 0..2^64-1")
             if start.get("setup", "random") not in ("random", "printed"):
-                raise InvalidRecordError(f"start.setup: {_show(start.get('setup'))} is not 'random' or 'printed'")
+                raise InvalidRecordError(f"start.setup: {short_repr(start.get('setup'))} is not 'random' or 'printed'")
         else:
             if isinstance(start["position"], str):
                 start = {"position": parse_json(start["position"], "start.position", InvalidRecordError)}
@@ -247,7 +247,7 @@ class GameRecord:
                 raise InvalidRecordError("start.position: expected a position document (an object)")
         vp = doc.get("viewpoint")
         if vp is not None and (not _is_int(vp) or not 0 <= vp < players):
-            raise InvalidRecordError(f"viewpoint: {_show(vp)} is not a seat of a {players}-player game")
+            raise InvalidRecordError(f"viewpoint: {short_repr(vp)} is not a seat of a {players}-player game")
         seats = doc.get("seats")
         if seats is not None:
             if not isinstance(seats, list) or len(seats) != players:
@@ -286,11 +286,11 @@ class GameRecord:
             if by is not None and entry.get("id") is not None:
                 want = "chance" if s.is_chance_node() else s.current_player()
                 if by != want or isinstance(by, bool):
-                    raise InvalidRecordError(f"actions[{i}].by: {_show(by)}, but "
+                    raise InvalidRecordError(f"actions[{i}].by: {short_repr(by)}, but "
                                              + ("a chance outcome" if want == "chance" else f"player {want}")
                                              + " decides there")
             elif by is not None and by != "chance":
-                raise InvalidRecordError(f"actions[{i}].by: a hidden draw is a chance outcome, not {_show(by)}")
+                raise InvalidRecordError(f"actions[{i}].by: a hidden draw is a chance outcome, not {short_repr(by)}")
         return s
 
     def _check_start(self, s: State) -> None:
@@ -300,12 +300,12 @@ class GameRecord:
             pos = self.start["position"]
             pvp = pos.get("viewpoint") if isinstance(pos, dict) else None
             if pvp is not None and pvp != self.viewpoint:
-                raise InvalidRecordError(f"viewpoint: {_show(self.viewpoint)}, but the start position is seen by "
+                raise InvalidRecordError(f"viewpoint: {short_repr(self.viewpoint)}, but the start position is seen by "
                                          f"player {pvp}")
             ed = s.game_data.edition
             if self.edition not in (ed.name, getattr(ed, "source", ed.name)):
-                raise InvalidRecordError(f"edition: {_show(self.edition)}, but the start position plays "
-                                         f"edition {_show(ed.name)}")
+                raise InvalidRecordError(f"edition: {short_repr(self.edition)}, but the start position plays "
+                                         f"edition {short_repr(ed.name)}")
 
     @staticmethod
     def load(path: str | Path) -> "GameRecord":
@@ -323,17 +323,11 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _show(x: Any, limit: int = 60) -> str:
-    try:
-        r = repr(x)
-    except (RecursionError, ValueError):
-        r = f"<{type(x).__name__}>"
-    return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
 def _key(k: str) -> str:
     """A field name for an error message: as is when short and printable."""
-    return k if len(k) <= 40 and k.isprintable() else _show(k)
+    return k if len(k) <= 40 and k.isprintable() else short_repr(k)
 
 
 def _check_entry(e: Any, where: str, table: bool) -> None:
@@ -344,7 +338,7 @@ def _check_entry(e: Any, where: str, table: bool) -> None:
         raise InvalidRecordError(f"{where}.{_key(extra[0])}: unknown field")
     a = e["id"]
     if a is not None and (not _is_int(a) or not 0 <= a < C["NUM_ACTIONS"]):
-        raise InvalidRecordError(f"{where}.id: {_show(a)} is not an action id (0..{C['NUM_ACTIONS'] - 1})")
+        raise InvalidRecordError(f"{where}.id: {short_repr(a)} is not an action id (0..{C['NUM_ACTIONS'] - 1})")
     if a is None and not table:
         raise InvalidRecordError(f"{where}.id: null (a hidden draw) is only for a record kept at a table "
                                  "(viewpoint set)")
@@ -353,7 +347,7 @@ def _check_entry(e: Any, where: str, table: bool) -> None:
         raise InvalidRecordError(f"{where}.move: expected a text of at most {MAX_LABEL} characters")
     by = e.get("by")
     if by is not None and by != "chance" and (not _is_int(by) or not 0 <= by < 4):
-        raise InvalidRecordError(f"{where}.by: {_show(by)} is not a seat or 'chance'")
+        raise InvalidRecordError(f"{where}.by: {short_repr(by)} is not a seat or 'chance'")
 
 
 def _check_result_shape(result: Any, players: int) -> None:
@@ -372,10 +366,10 @@ def _check_result(result: dict, final: State) -> None:
         raise InvalidRecordError("result: the record states a result, but its game is not over after the "
                                  "last entry")
     if result["scores"] != final.scores():
-        raise InvalidRecordError(f"result.scores: {_show(result['scores'])}, but the replay scores "
+        raise InvalidRecordError(f"result.scores: {short_repr(result['scores'])}, but the replay scores "
                                  f"{final.scores()}")
     if any(abs(x - y) > 1e-9 for x, y in zip(result["returns"], final.returns())):
-        raise InvalidRecordError(f"result.returns: {_show(result['returns'])}, but the replay gives "
+        raise InvalidRecordError(f"result.returns: {short_repr(result['returns'])}, but the replay gives "
                                  f"{final.returns()} (R127)")
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import DataFileError
-from .jsonio import check_depth, load_json_file, show_path
+from .jsonio import check_depth, load_json_file, short_repr, show_path
 
 GRID = 5                      # crossings per side; the action-id space is built for this grid
 NUM_CROSSINGS = GRID * GRID
@@ -68,13 +68,6 @@ MAX_CONDITIONS = 32           # core.pxd DataC.cond_kind[32]
 MAX_TITLE = 40                # characters of a printed title (action_titles)
 
 
-def _short(x: Any, limit: int = 60) -> str:
-    """repr(x) for an error message, cut when long."""
-    try:
-        r = repr(x)
-    except (RecursionError, ValueError):
-        r = f"<{type(x).__name__}>"
-    return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -166,7 +159,7 @@ class _Builder:
             self.fail(f"{path}.{key}" if path else key, "missing")
         val = obj[key]
         if typ is int and (isinstance(val, bool) or not isinstance(val, int)):
-            self.fail(f"{path}.{key}" if path else key, f"expected an integer, got {_short(val)}")
+            self.fail(f"{path}.{key}" if path else key, f"expected an integer, got {short_repr(val)}")
         if typ is not int and not isinstance(val, typ):
             self.fail(f"{path}.{key}" if path else key, f"expected {typ}, got {type(val).__name__}")
         return val
@@ -176,7 +169,7 @@ class _Builder:
         8-bit, and many are array indices)."""
         val = self.get(obj, key, path, int)
         if not lo <= val <= hi:
-            self.fail(f"{path}.{key}" if path else key, f"{_short(val)} is not in {lo}..{hi}")
+            self.fail(f"{path}.{key}" if path else key, f"{short_repr(val)} is not in {lo}..{hi}")
         return val
 
     def str_list(self, obj: Any, key: str, path: str) -> list[str]:
@@ -184,7 +177,7 @@ class _Builder:
         p = f"{path}.{key}" if path else key
         for x in val:
             if not isinstance(x, str):
-                self.fail(p, f"expected names (strings), got {_short(x)}")
+                self.fail(p, f"expected names (strings), got {short_repr(x)}")
         return val
 
     def int_list(self, obj: Any, key: str, path: str, length: int | None = None, lo: int = 0,
@@ -195,13 +188,13 @@ class _Builder:
             self.fail(p, f"expected {length} values, got {len(val)}")
         for x in val:
             if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-                self.fail(p, f"value {_short(x)} is not an integer in {lo}..{hi}")
+                self.fail(p, f"value {short_repr(x)} is not an integer in {lo}..{hi}")
         return list(val)
 
     def effects(self, text: Any, path: str, allowed: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
         """Parse 'COIN1+CLOTH1' / 'ACT_BUILD_WIDE' / 'CERDA-1' / '' / '-' into (code, amount) pairs."""
         if not isinstance(text, str):
-            self.fail(path, f"expected an effect string, got {_short(text)}")
+            self.fail(path, f"expected an effect string, got {short_repr(text)}")
         out: list[tuple[int, int]] = []
         if text in ("", "-"):
             return out
@@ -220,7 +213,7 @@ class _Builder:
             else:
                 m = re.fullmatch(r"([A-Z]+)(-?[0-9]{1,6})", part)
                 if not m or m.group(1) not in EFFECT_AMOUNTS:             # ACT is written ACT_<KIND>; the
-                    self.fail(path, f"unknown effect {_short(part)}")      # engine alone adds MARKER (R93)
+                    self.fail(path, f"unknown effect {short_repr(part)}")      # engine alone adds MARKER (R93)
                 code, amount = m.group(1), int(m.group(2))
                 if code != "CERDA" and amount < 0:
                     self.fail(path, f"negative amount in '{part}'")
@@ -338,7 +331,7 @@ def _read_streets(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
     wide = b.str_list(streets, "wide", "streets")
     for w in wide:
         if w not in SPACE_INDEX:
-            b.fail("streets.wide", f"unknown street space {_short(w)}")
+            b.fail("streets.wide", f"unknown street space {short_repr(w)}")
     wide_set = {SPACE_INDEX[w] for w in wide}
     for k in range(4):
         if 40 + k not in wide_set:
@@ -347,7 +340,7 @@ def _read_streets(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
     benefits = b.get(streets, "benefits", "streets", dict)
     for key in benefits:
         if key not in SPACE_INDEX:
-            b.fail(f"streets.benefits.{_short(key)}", "unknown street space")
+            b.fail(f"streets.benefits.{short_repr(key)}", "unknown street space")
     t["space_wide"] = [1 if s in wide_set else 0 for s in range(NUM_SPACES)]
     t["space_list"] = []
     for s in range(NUM_SPACES):
@@ -430,12 +423,12 @@ def _read_actions(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
     titles = b.get(doc, "action_titles", "", dict)          # printed on the tiles; the text rendering shows them
     for key in titles:
         if key not in ACTION_KINDS:
-            b.fail(f"action_titles.{_short(key)}", "unknown action tile")
+            b.fail(f"action_titles.{short_repr(key)}", "unknown action tile")
     t["action_titles"] = []
     for kind in ACTION_KINDS:
         title = b.get(titles, kind, "action_titles", str)
         if not 1 <= len(title) <= MAX_TITLE or not title.isprintable() or not title.strip():
-            b.fail(f"action_titles.{kind}", f"a title of 1..{MAX_TITLE} printable characters, got {_short(title)}")
+            b.fail(f"action_titles.{kind}", f"a title of 1..{MAX_TITLE} printable characters, got {short_repr(title)}")
         t["action_titles"].append(title)
     printed = b.get(doc, "printed_setup", "", dict)
     vert = b.str_list(printed, "vertical", "printed_setup")
@@ -699,7 +692,7 @@ def _read_tiles(b: _Builder, doc: dict, t: dict[str, Any], cond_ids: dict[str, i
     for key, lst in (("modernisme_tiles", mt), ("cerda_tiles", ct)):
         for x in lst:
             if not isinstance(x, str) or x not in cond_ids:
-                b.fail(key, f"unknown condition {_short(x)}")
+                b.fail(key, f"unknown condition {short_repr(x)}")
         if len(set(lst)) != len(lst):
             b.fail(key, "a condition appears on two tiles (each tile has its own condition, R2)")
     t["mod_cond"] = [cond_ids[x] for x in mt]
@@ -714,7 +707,7 @@ def _read_sagrada_tiles(b: _Builder, doc: dict, t: dict[str, Any]) -> None:
     st = b.get(doc, "sagrada_tiles", "", dict)
     for key in st:
         if key not in ("1", "2", "3"):
-            b.fail(f"sagrada_tiles.{_short(key)}", "the levels are '1', '2' and '3'")
+            b.fail(f"sagrada_tiles.{short_repr(key)}", "the levels are '1', '2' and '3'")
     t["sag_level"], t["sag_list"], t["sag_text"] = [], [], []
     for lvl in ("1", "2", "3"):
         for i, txt in enumerate(b.get(st, lvl, "sagrada_tiles", list)):

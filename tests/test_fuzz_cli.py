@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from barcelona_ai import cli, new_game
-from barcelona_ai.cli_analysis import play_recorded_game
+from barcelona_ai.selfplay import play_game
 from barcelona_ai.examples import example_position
 from barcelona_ai.record import GameRecord, is_draw_for_other
 
@@ -51,8 +51,8 @@ SETUPS = ["random", "printed", "odd", ""]
 @pytest.fixture(scope="module")
 def files(tmp_path_factory) -> dict[str, list[str]]:
     d = tmp_path_factory.mktemp("cli_fuzz")
-    rec = play_recorded_game(["greedy", "random"], setup_seed=3, bot_seed=3)["record"]
-    three = play_recorded_game(["random", "random", "random"], setup_seed=4, bot_seed=4)["record"]
+    rec = play_game(["greedy", "random"], setup_seed=3, bot_seed=3).record
+    three = play_game(["random", "random", "random"], setup_seed=4, bot_seed=4).record
     table = _table_record()
     out: dict[str, list[str]] = {"record": [], "position": [], "junk": []}
 

@@ -115,9 +115,9 @@ def test_determinize_depends_only_on_the_observation():
 
 
 def test_a_saved_game_is_the_players_view_and_replays_to_it():
-    """play's save before the end (play.seen_by): no seed, other players' draws hidden; replayed with any seed it
+    """play's save before the end (session.seen_by): no seed, other players' draws hidden; replayed with any seed it
     gives a state that seat 0 cannot tell from the real one (A6)."""
-    from barcelona_ai.play import seen_by
+    from barcelona_ai.session import seen_by
     from barcelona_ai.record import GameRecord, is_draw_for_other
     rng = random.Random(9)
     rec = GameRecord.for_new_game(3, 12345)
