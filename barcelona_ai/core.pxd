@@ -215,9 +215,20 @@ cdef struct PlayerC:
     int16_t spare                # keeps the size a multiple of 4 (always 0)
 
 
+cdef struct BuildMasksC:
+    # Derived data: which crossings around each building space hold citizens, bit i for the space's i-th
+    # crossing (DataC.bs_cross order). Kept up to date when citizens are placed or used (apply_place,
+    # apply_build) and recomputed whenever a whole state is set (refresh_build_masks); not part of the position:
+    # left out of the hash, raw() and the documents. The construction scan reads them (gen_build).
+    uint8_t occ[NBSPACE]         # a citizen on the crossing
+    uint8_t mid[NBSPACE]         # its top citizen is Middle class
+    uint8_t up[NBSPACE]          # its top citizen is Upper class
+
+
 cdef struct StateC:
     # No padding anywhere (the hash reads raw bytes): 4-byte fields first, then 2-byte fields, then the frames
-    # (6 bytes each, 24 of them) and the players.
+    # (6 bytes each, 24 of them) and the players. The position ends there; the derived masks follow, outside the
+    # hash (POSITION_BYTES).
     uint32_t track[NCLASS]       # occupied spaces of each citizen track
     uint32_t mod_stack           # Modernisme tiles face down (unordered: reveals are chance nodes)
     uint32_t mod_display         # face-up offer
@@ -256,6 +267,7 @@ cdef struct StateC:
     int16_t spare                # keeps the players 4-byte aligned without padding (always 0)
     FrameC frames[MAX_FRAMES]
     PlayerC pl[MAX_PLAYERS]
+    BuildMasksC masks            # derived (see BuildMasksC)
 
 
 cdef struct DataC:
@@ -357,6 +369,10 @@ cdef struct DataC:
     int8_t opt_space[MAX_OPTS]
     int8_t opt_type[MAX_OPTS]
     int8_t opt_mask[MAX_OPTS]
+    # derived by GameData from the above: the construction scan and the building masks (BuildMasksC)
+    int16_t bs_opt_first[NBSPACE + 1]   # the options of space bs are bs_opt_first[bs] .. bs_opt_first[bs + 1] - 1
+    int8_t bld_min_need                 # fewest citizens any building type needs (R92)
+    uint8_t cross_bs_bit[NCROSS * 6]    # the bit of crossing c among the crossings of cross_bs[c * 6 + j]
 
 
 # ---- the nogil C API (used by the search) ---------------------------------------------------------------
@@ -371,6 +387,7 @@ cdef void state_returns(const DataC* d, const StateC* s, double* out) noexcept n
 cdef void state_determinize(const DataC* d, StateC* s, int viewpoint, uint64_t* rng) noexcept nogil
 cdef uint64_t state_hash(const StateC* s) noexcept nogil
 cdef uint64_t state_observation_hash(const StateC* s, int player) noexcept nogil
+cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexcept nogil   # scorings (R107, R124)
 
 cdef inline bint hidden_draw(const StateC* s, action_t a, int viewpoint) noexcept nogil:
     """Whether chance outcome `a` is a citizen drawn into another seat's hand, which `viewpoint` does not see
@@ -393,11 +410,21 @@ cdef class GameData:
     cdef readonly object edition     # tables.Edition
 
 
+cdef class History:
+    # An undo history that clones share (copy-on-write): entry i is the state before the (i+1)-th action and
+    # that action. Entries are only ever appended at the tip (`length`); see State._push_history.
+    cdef StateC* snaps
+    cdef action_t* acts
+    cdef int length               # entries written
+    cdef int cap                  # entries allocated
+    cdef int users                # States whose history lies in it
+    cdef int grow(self) except -1
+
+
 cdef class State:
     cdef StateC c
     cdef GameData data
-    cdef StateC* hist             # snapshots for undo (the whole state is ~800 bytes)
-    cdef action_t* hist_actions
-    cdef int nhistory
-    cdef int cap
+    cdef History log              # the undo history (None: none); shared with clones
+    cdef int nhistory             # this state's history: the first nhistory entries of log
     cdef void _push_history(self, action_t a) except *
+    cdef void _drop_history(self)

@@ -26,7 +26,7 @@ first). The State methods look the function up in the registry; a missing one is
 This is dependency inversion: the core names what it needs, the upper layers supply it, and no module imports a
 layer above its own, so there are no import cycles.
 """
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from libc.stdlib cimport malloc, realloc, free
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.ref cimport Py_INCREF
@@ -44,6 +44,11 @@ cdef extern from *:
 # ============================================================================================================
 # 1. small helpers
 # ============================================================================================================
+
+cdef inline int popcount4(unsigned int x) noexcept nogil:
+    """Bits set in a 4-bit mask (a building space's crossings): a nibble lookup in one constant (a plain
+    __builtin_popcount is a library call without -mpopcnt)."""
+    return <int>((<uint64_t>0x4332322132212110 >> ((x & 15) * 4)) & 15)
 
 cdef inline int imin(int a, int b) noexcept nogil:
     return a if a < b else b
@@ -117,6 +122,40 @@ cdef inline int take_top_citizen(StateC* s, int c) noexcept nogil:
         cls = s.cross_lo[c]
         s.cross_lo[c] = -1
     return cls
+
+cdef void refresh_crossing_masks(const DataC* d, StateC* s, int c) noexcept nogil:
+    """Crossing c's bit in the masks of the building spaces around it, after its citizens changed (BuildMasksC:
+    occupied, and the class of the top citizen, the one a construction uses, R92)."""
+    cdef int j, bs, top = top_citizen(s, c)
+    cdef uint8_t bit
+    for j in range(d.cross_nbs[c]):
+        bit = d.cross_bs_bit[c * 6 + j]
+        if bit == 0:
+            continue
+        bs = d.cross_bs[c * 6 + j]
+        s.masks.occ[bs] &= ~bit
+        s.masks.mid[bs] &= ~bit
+        s.masks.up[bs] &= ~bit
+        if top >= 0:
+            s.masks.occ[bs] |= bit
+        if top == 1:
+            s.masks.mid[bs] |= bit
+        elif top == 2:
+            s.masks.up[bs] |= bit
+
+cdef void refresh_build_masks(const DataC* d, StateC* s) noexcept nogil:
+    """All the building masks from the crossings (a state set whole: setup, raw, unpickled)."""
+    cdef int c
+    memset(&s.masks, 0, sizeof(BuildMasksC))
+    for c in range(NCROSS):
+        refresh_crossing_masks(d, s, c)
+
+cdef bint build_masks_stale(const DataC* d, const StateC* s) noexcept nogil:
+    """Whether the building masks differ from what the crossings say (the invariant checker's test)."""
+    cdef StateC fresh
+    memcpy(&fresh, s, sizeof(StateC))
+    refresh_build_masks(d, &fresh)
+    return memcmp(&fresh.masks, &s.masks, sizeof(BuildMasksC)) != 0
 
 cdef inline int track_free_mask(const DataC* d, const StateC* s, int k) noexcept nogil:
     return <int>(~s.track[k] & ((<uint32_t>1 << d.track_len[k]) - 1))
@@ -292,6 +331,12 @@ cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexc
 # ============================================================================================================
 # 3. legal choices of each decision
 # ============================================================================================================
+# Every generator writes the legal ids of one decision in ascending order (but gen_actions, which joins up to
+# three streets' lists) and stops once `lim` are listed: the legal list asks for them all (ALL), settle() only
+# whether a decision exists (lim 1), so it never builds a whole list that the caller would build again.
+
+cdef enum:
+    ALL = MAX_LEGAL          # lim of a generator: list every legal id
 
 cdef int tram_reach(const DataC* d, const StateC* s, int p, int sp, int entry, uint64_t visited, int cost,
                     uint64_t* reach) noexcept nogil:
@@ -320,7 +365,7 @@ cdef inline bint tram_at(const StateC* s, int sp) noexcept nogil:
             return True
     return False
 
-cdef int gen_tram(const DataC* d, const StateC* s, int p, action_t* out) noexcept nogil:
+cdef int gen_tram(const DataC* d, const StateC* s, int p, action_t* out, int lim) noexcept nogil:
     cdef int n = 0, sp
     cdef uint64_t reach = 0
     cdef int start = s.pl[p].tram
@@ -329,12 +374,16 @@ cdef int gen_tram(const DataC* d, const StateC* s, int p, action_t* out) noexcep
             if not tram_at(s, sp) and s.passenger[sp] < 0:
                 out[n] = A_TRAM + sp
                 n += 1
+                if n >= lim:
+                    return n
         return n
     tram_reach(d, s, p, start, -1, <uint64_t>1 << start, 0, &reach)
     for sp in range(NSPACE):
         if (reach >> sp) & 1 and not tram_at(s, sp):     # may pass Trams, may not end on one (R82)
             out[n] = A_TRAM + sp
             n += 1
+            if n >= lim:
+                return n
     return n
 
 cdef inline int ps_tiles_per_stack(const DataC* d, const StateC* s) noexcept nogil:
@@ -344,7 +393,7 @@ cdef inline int ps_top_index(const DataC* d, const StateC* s, int t) noexcept no
     """Index into the 3/2/1 stack of the top tile of Public Service type t (R17, R76)."""
     return ps_tiles_per_stack(d, s) - s.ps_left[t]
 
-cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out) noexcept nogil:
+cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out, int lim) noexcept nogil:
     """First choices of an action of kind gk for player p; an empty list means it cannot be taken (R35)."""
     cdef const PlayerC* pl = &s.pl[p]
     cdef int n = 0, i, k, cost0, t
@@ -367,6 +416,8 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
             if gk == GK_COBBLE_ANYWHERE or (d.side_adj[i] & s.sidewalk):   # R46, PS5
                 out[n] = A_COBBLE + i
                 n += 1
+                if n >= lim:
+                    return n
         return n
     if gk == GK_WIDE or gk == GK_NARROW or gk == GK_STREETS:
         for i in range(NSPACE):
@@ -379,6 +430,8 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
             elif gk != GK_WIDE and pl.narrow < d.narrow_total:
                 out[n] = A_STREET + i
                 n += 1
+            if n >= lim:
+                return n
         return n
     if gk == GK_INTERSECTION or gk == GK_INTERSECTION_FREE:
         if pl.inters >= NINTER:
@@ -391,12 +444,16 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
             if cost0 + (0 if free_ else d.cross_cost[i]) <= pl.coins:   # R57, R58
                 out[n] = A_INTERSECTION + i
                 n += 1
+                if n >= lim:
+                    return n
         return n
     if gk == GK_MOD_IMPROVE or gk == GK_MOD_IMPROVE_FREE:
         for k in range(NPROJ):
             if not pl.mod_up[k] and (gk == GK_MOD_IMPROVE_FREE or pl.cloth >= d.mod_raise[k]):   # R66, R67
                 out[n] = A_MOD_IMPROVE + k
                 n += 1
+                if n >= lim:
+                    return n
         return n
     if gk == GK_MOD_TAKE or gk == GK_MOD_TAKE_FREE:
         for t in range(NMOD):
@@ -406,6 +463,8 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
                 if pl.mod_tile[k] < 0 and (gk == GK_MOD_TAKE_FREE or pl.cloth >= d.mod_take[k]):   # R71, R72
                     out[n] = A_MOD_TAKE + t * 5 + k
                     n += 1
+                    if n >= lim:
+                        return n
         return n
     if gk == GK_PS:
         for t in range(NPS):
@@ -413,9 +472,11 @@ cdef int gen_grant(const DataC* d, const StateC* s, int p, int gk, action_t* out
                     and pl.coins >= d.ps_cost[ps_top_index(d, s, t)]:    # R76, R79
                 out[n] = A_PS + t
                 n += 1
+                if n >= lim:
+                    return n
         return n
     if gk == GK_TRAM or gk == GK_TRAM_COIN_FREE:
-        return gen_tram(d, s, p, out)
+        return gen_tram(d, s, p, out, lim)
     return 0
 
 cdef inline bint can_place_passenger(const DataC* d, const StateC* s, int p, int sp, int coin_free) noexcept nogil:
@@ -425,7 +486,7 @@ cdef inline bint can_place_passenger(const DataC* d, const StateC* s, int p, int
         return False
     return pl.cloth >= d.pass_cloth[k] and (coin_free or pl.coins >= d.pass_coins[k])   # PS2, A20
 
-cdef int gen_place(const DataC* d, const StateC* s, action_t* out) noexcept nogil:
+cdef int gen_place(const DataC* d, const StateC* s, action_t* out, int lim) noexcept nogil:
     """Place the hand on an empty crossing, paying its printed cost unless an Intersection covers it (R37-R40)."""
     cdef const PlayerC* pl = &s.pl[s.cur]
     cdef int n = 0, c, t, size = hand_size(pl), cost
@@ -441,65 +502,70 @@ cdef int gen_place(const DataC* d, const StateC* s, action_t* out) noexcept nogi
             if pl.hand[t] > 0:
                 out[n] = A_PLACE + c * 3 + t
                 n += 1
+        if n >= lim:
+            return n
     return n
 
-cdef int gen_actions(const DataC* d, const StateC* s, action_t* out) noexcept nogil:
-    """Step 1 actions: the vertical, horizontal and (on the diagonal) diagonal street's action, each once (R39)."""
+cdef int gen_actions(const DataC* d, const StateC* s, action_t* out, int lim) noexcept nogil:
+    """Step 1 actions: the vertical, horizontal and (on the diagonal) diagonal street's action, each once (R39).
+    The streets' lists one after the other: not in ascending order (state_legal_actions sorts them)."""
     cdef int c = s.place_crossing, n = 0, i
     cdef int col = c % 5, row = c // 5
     for i in range(3):
         if (s.streets_used >> i) & 1:
             continue
         if i == 0:
-            n += gen_grant(d, s, s.cur, s.street_action[col], out + n)
+            n += gen_grant(d, s, s.cur, s.street_action[col], out + n, lim - n)
         elif i == 1:
-            n += gen_grant(d, s, s.cur, s.street_action[5 + row], out + n)
+            n += gen_grant(d, s, s.cur, s.street_action[5 + row], out + n, lim - n)
         elif col == row:
-            n += gen_grant(d, s, s.cur, s.street_action[10], out + n)
+            n += gen_grant(d, s, s.cur, s.street_action[10], out + n, lim - n)
+        if n >= lim:
+            return n
     return n
 
-cdef int gen_build(const DataC* d, const StateC* s, action_t* out) noexcept nogil:
+cdef inline bint space_takes(const StateC* s, int bs, int ty) noexcept nogil:
+    """Whether a building of type ty may go on space bs now: a tile left, and the space empty (Corner, Level 1)
+    or below that Level (Level 2 on empty or Level 1, Level 3 on empty, 1 or 2); never on a Corner (R101, R103)."""
+    cdef int lvl = s.bld_level[bs]
+    if s.bld_stack[ty] <= 0:
+        return False
+    if ty == 0 or ty == 1:
+        return lvl == 0
+    return lvl < ty
+
+cdef int gen_build(const DataC* d, const StateC* s, action_t* out, int lim) noexcept nogil:
     """Construction options (R90-R103): a free or overbuildable space, a tile left, and the required citizens on
-    top of distinct crossings around the space (R92, A5)."""
-    cdef int n = 0, o, bs, ty, lvl, i, c, cls, nu, nm
-    cdef int tops[NCROSS]
-    for c in range(NCROSS):
-        tops[c] = top_citizen(s, c)
-    for o in range(d.nopts):
-        ty = d.opt_type[o]
-        if s.bld_stack[ty] <= 0:
+    top of distinct crossings around the space (R92, A5). Options are (space, type, crossings) in ascending id,
+    grouped by space; a space with fewer occupied crossings than any building needs is passed over at once, and
+    an option's crossings are checked on the space's masks (BuildMasksC)."""
+    cdef int n = 0, o, bs, ty, occ, used
+    for bs in range(NBSPACE):
+        occ = s.masks.occ[bs]
+        if popcount4(occ) < d.bld_min_need:
             continue
-        bs = d.opt_space[o]
-        lvl = s.bld_level[bs]
-        if ty == 0 or ty == 1:
-            if lvl != 0:
+        for o in range(d.bs_opt_first[bs], d.bs_opt_first[bs + 1]):
+            used = d.opt_mask[o]
+            if used & ~occ:                                       # a crossing without a citizen
                 continue
-        elif lvl >= ty:                    # L2 on empty/L1, L3 on empty/L1/L2; corners never (R101, R103)
-            continue
-        nu = 0
-        nm = 0
-        for i in range(d.bs_ncross[bs]):
-            if (d.opt_mask[o] >> i) & 1:
-                cls = tops[d.bs_cross[bs * 4 + i]]
-                if cls < 0:
-                    nu = -100
-                    break
-                if cls == 2:
-                    nu += 1
-                elif cls == 1:
-                    nm += 1
-        if nu >= d.bld_up[ty] and nm >= d.bld_mid[ty]:
-            out[n] = A_BUILD + o
-            n += 1
+            ty = d.opt_type[o]
+            if not space_takes(s, bs, ty):
+                continue
+            if popcount4(used & s.masks.up[bs]) >= d.bld_up[ty] \
+                    and popcount4(used & s.masks.mid[bs]) >= d.bld_mid[ty]:
+                out[n] = A_BUILD + o
+                n += 1
+                if n >= lim:
+                    return n
     return n
 
-cdef int gen_frame(const DataC* d, const StateC* s, const FrameC* f, action_t* out) noexcept nogil:
+cdef int gen_frame(const DataC* d, const StateC* s, const FrameC* f, action_t* out, int lim) noexcept nogil:
     """Decisions of the frame on top of the stack (0 = the frame needs no decision and is dropped)."""
     cdef int n = 0, i, p = f.player
     cdef const PlayerC* pl = &s.pl[p]
     if f.kind == FR_GRANT:
-        n = gen_grant(d, s, p, f.a, out)
-        if n > 0:
+        n = gen_grant(d, s, p, f.a, out, lim)
+        if 0 < n < lim:
             out[n] = A_SKIP
             n += 1
         return n
@@ -510,6 +576,8 @@ cdef int gen_frame(const DataC* d, const StateC* s, const FrameC* f, action_t* o
             if s.street_owner[i] < 0 and not d.space_wide[i]:
                 out[n] = A_STREET + i
                 n += 1
+                if n >= lim:
+                    return n
         return n
     if f.kind == FR_PASSENGER:
         if not can_place_passenger(d, s, p, f.a, f.b):
@@ -676,6 +744,7 @@ cdef void apply_place(const DataC* d, StateC* s, action_t a) noexcept nogil:
         s.cross_hi[c] = t
     else:                                                         # a single citizen (A2)
         s.cross_lo[c] = t
+    refresh_crossing_masks(d, s, c)
     s.activity = 1
     s.place_crossing = c
     s.streets_used = 0
@@ -686,7 +755,7 @@ cdef void apply_place(const DataC* d, StateC* s, action_t a) noexcept nogil:
 
 cdef void apply_build(const DataC* d, StateC* s, action_t a) noexcept nogil:
     """R93 steps 1-5; the tile's effects and the marker (step 6) run as an effect list."""
-    cdef int o = a - A_BUILD, bs = d.opt_space[o], ty = d.opt_type[o], i, p = s.cur
+    cdef int o = a - A_BUILD, bs = d.opt_space[o], ty = d.opt_type[o], i, p = s.cur, c
     s.bld_stack[ty] -= 1
     s.bld_level[bs] = 4 if ty == 0 else ty
     if not (s.bonus_rows >> d.bs_row[bs]) & 1:                   # step 2, A27
@@ -694,7 +763,9 @@ cdef void apply_build(const DataC* d, StateC* s, action_t a) noexcept nogil:
         add_vp(s, p, d.bonus_vp, SRC_BUILDINGS)
     for i in range(d.bs_ncross[bs]):                              # step 3: the top citizens used
         if (d.opt_mask[o] >> i) & 1:
-            citizen_to_track(d, s, take_top_citizen(s, d.bs_cross[bs * 4 + i]))
+            c = d.bs_cross[bs * 4 + i]
+            citizen_to_track(d, s, take_top_citizen(s, c))
+            refresh_crossing_masks(d, s, c)
     add_vp(s, p, lowest_visible_vp(d, s), SRC_BUILDINGS)          # step 4, after covering (R93)
     s.activity = 1
     s.phase = PH_END
@@ -887,7 +958,8 @@ cdef void next_turn(const DataC* d, StateC* s) noexcept nogil:
     s.streets_used = 0
 
 cdef void settle(const DataC* d, StateC* s) noexcept nogil:
-    """Run everything that needs no decision, until a decision, a chance node or the end."""
+    """Run everything that needs no decision, until a decision, a chance node or the end. Whether a decision
+    exists is asked with lim 1: the generators stop at the first legal id (the caller lists them all once)."""
     cdef action_t buf[MAX_LEGAL]
     cdef PlayerC* pl
     cdef int over, kind
@@ -920,22 +992,22 @@ cdef void settle(const DataC* d, StateC* s) noexcept nogil:
             if kind == FR_EFFECTS:
                 run_effects(d, s)
                 continue
-            if gen_frame(d, s, &s.frames[s.nframes - 1], buf) == 0:
+            if gen_frame(d, s, &s.frames[s.nframes - 1], buf, 1) == 0:
                 pop_frame(s)
                 continue
             return
         if s.phase == PH_PLACE:
-            if gen_place(d, s, buf) == 0:                         # nothing to place, or nowhere (A1, A2)
+            if gen_place(d, s, buf, 1) == 0:                      # nothing to place, or nowhere (A1, A2)
                 s.phase = PH_BUILD
                 continue
             return
         if s.phase == PH_ACTIONS:
-            if gen_actions(d, s, buf) == 0:
+            if gen_actions(d, s, buf, 1) == 0:
                 s.phase = PH_BUILD
                 continue
             return
         if s.phase == PH_BUILD:
-            if gen_build(d, s, buf) == 0:
+            if gen_build(d, s, buf, 1) == 0:
                 s.phase = PH_END
                 continue
             return
@@ -1017,18 +1089,17 @@ cdef int state_legal_actions(const DataC* d, const StateC* s, action_t* out) noe
         out[1] = A_DISCARD_CLOTH
         return 2
     if s.nframes > 0:
-        n = gen_frame(d, s, &s.frames[s.nframes - 1], out)
-    elif s.phase == PH_PLACE:
-        n = gen_place(d, s, out)
-    elif s.phase == PH_ACTIONS:
-        n = gen_actions(d, s, out)
-        out[n] = A_END_ACTIONS
-        n += 1
-    elif s.phase == PH_BUILD:
-        n = gen_build(d, s, out)
-    else:
-        n = 0
-    for i in range(1, n):                                         # insertion sort: lists are short, nearly sorted
+        return gen_frame(d, s, &s.frames[s.nframes - 1], out, ALL)
+    if s.phase == PH_PLACE:
+        return gen_place(d, s, out, ALL)
+    if s.phase == PH_BUILD:
+        return gen_build(d, s, out, ALL)
+    if s.phase != PH_ACTIONS:
+        return 0
+    n = gen_actions(d, s, out, ALL)
+    out[n] = A_END_ACTIONS
+    n += 1
+    for i in range(1, n):                                         # insertion sort: up to three ascending lists
         tmp = out[i]
         j = i - 1
         while j >= 0 and out[j] > tmp:
@@ -1175,8 +1246,14 @@ cdef uint64_t fnv1a(const uint8_t* b, size_t n) noexcept nogil:
         h *= <uint64_t>0x100000001b3
     return h
 
+cdef StateC _LAYOUT_PROBE
+cdef size_t POSITION_BYTES = <size_t>(<char*>&_LAYOUT_PROBE.masks - <char*>&_LAYOUT_PROBE)
+if POSITION_BYTES + sizeof(BuildMasksC) != sizeof(StateC):
+    raise ImportError("StateC: the derived masks must be its last field, with no padding")
+
 cdef uint64_t state_hash(const StateC* s) noexcept nogil:
-    return fnv1a(<const uint8_t*>s, sizeof(StateC))
+    """FNV-1a over the position's bytes (the derived masks are left out: they follow from the crossings)."""
+    return fnv1a(<const uint8_t*>s, POSITION_BYTES)
 
 cdef void observation_state(const StateC* s, int player, StateC* out) noexcept nogil:
     """What `player` may know: other hands reduced to their sizes, the bag replaced by the unseen pool."""
@@ -1301,6 +1378,7 @@ cdef void state_setup(const DataC* d, StateC* s, int nplayers, uint64_t seed, bi
     for p in range(nplayers):
         for i in range(2):
             draw_citizen_to_hand(s, p, &rng)
+    refresh_build_masks(d, s)
     settle(d, s)
 
 
@@ -1426,10 +1504,44 @@ cdef class GameData:
         _copy_ints(d.opt_space, t["opt_space"], d.nopts)
         _copy_ints(d.opt_type, t["opt_type"], d.nopts)
         _copy_ints(d.opt_mask, t["opt_mask"], d.nopts)
+        _derive_construction_tables(d)
 
     @property
     def name(self):
         return self.edition.name
+
+
+cdef void _derive_construction_tables(DataC* d) except *:
+    """The construction scan's tables (gen_build, BuildMasksC) from the options and the geometry: each space's
+    range of option ids, the fewest citizens a building needs, and each crossing's bit around its spaces."""
+    cdef int o, bs, ty, c, j, i, bit, slots
+    for o in range(1, d.nopts):
+        if d.opt_space[o] < d.opt_space[o - 1]:
+            raise BarcelonaError("construction options must be grouped by building space, in ascending order")
+    o = 0
+    for bs in range(NBSPACE + 1):
+        while o < d.nopts and d.opt_space[o] < bs:
+            o += 1
+        d.bs_opt_first[bs] = o
+    d.bld_min_need = 4
+    for ty in range(4):
+        d.bld_min_need = imin(d.bld_min_need, d.bld_any[ty] + d.bld_mid[ty] + d.bld_up[ty])
+    for c in range(NCROSS):
+        slots = 0
+        for j in range(d.cross_nbs[c]):
+            bs = d.cross_bs[c * 6 + j]
+            bit = 0
+            for i in range(d.bs_ncross[bs]):
+                if d.bs_cross[bs * 4 + i] == c:
+                    bit = 1 << i
+            d.cross_bs_bit[c * 6 + j] = bit
+            slots += bit != 0
+        for bs in range(NBSPACE):                 # every space around c must be among c's neighbours
+            for i in range(d.bs_ncross[bs]):
+                slots -= d.bs_cross[bs * 4 + i] == c
+        if slots != 0:
+            raise BarcelonaError(f"crossing {c}: its building spaces (cross_bs) and the spaces' crossings "
+                                 f"(bs_cross) disagree")
 
 
 _DATA_CACHE = {}
@@ -1627,10 +1739,20 @@ cdef object raw_bounds_problem(const DataC* d, const StateC* s):
     return None
 
 
+_NO_MASKS = {"occ": [0] * NBSPACE, "mid": [0] * NBSPACE, "up": [0] * NBSPACE}
+
+cdef dict position_dict(const StateC* s):
+    """The position of `s` as nested dicts and lists (State.raw()): every field but the derived masks."""
+    cdef dict raw = s[0]
+    del raw["masks"]
+    return raw
+
 cdef int raw_to_state(const DataC* d, dict raw, StateC* out, str what) except -1:
-    """`raw` (a dict as from State.raw()) into `out`, then the memory-safety guard (raw_bounds_problem); any
-    failure is a BarcelonaError starting with `what`."""
+    """`raw` (a dict as from State.raw()) into `out`, then the memory-safety guard (raw_bounds_problem) and the
+    derived masks (refresh_build_masks); any failure is a BarcelonaError starting with `what`."""
     memset(out, 0, sizeof(StateC))
+    raw = dict(raw)
+    raw["masks"] = _NO_MASKS                                      # derived, whatever the dict says
     try:
         out[0] = raw
     except (TypeError, ValueError, KeyError, OverflowError) as exc:
@@ -1638,6 +1760,7 @@ cdef int raw_to_state(const DataC* d, dict raw, StateC* out, str what) except -1
     problem = raw_bounds_problem(d, out)
     if problem is not None:
         raise BarcelonaError(f"{what}: {problem}")
+    refresh_build_masks(d, out)
     return 0
 
 
@@ -1645,7 +1768,6 @@ cdef int raw_to_state(const DataC* d, dict raw, StateC* out, str what) except -1
 # invariants.py is the readable reference; state_invariant_problem makes the same checks in the same order,
 # and invariant_message words the first problem exactly as invariants.check_raw does (tests/test_apply_undo.py
 # compares the two on random and deliberately broken states).
-from libc.string cimport memcmp
 from cpython.exc cimport PyErr_CheckSignals
 
 cdef enum:
@@ -1694,6 +1816,7 @@ cdef enum:
     INV_DRAWS = 42
     INV_HELD = 43
     INV_PENDING = 44
+    INV_BUILD_MASKS = 45     # derived data of the core (not in invariants.py): the masks match the crossings
 
 INV_FIELDS = ("coins", "cloth", "cobbles", "inters", "narrow", "wide", "passengers", "markers", "cerda", "sagrada",
               "turns")
@@ -1769,7 +1892,8 @@ cdef int state_invariant_problem(const DataC* d, const StateC* s, int* arg) noex
     """The first rules invariant `s` breaks (an INV_* code, its player / index / class in arg[0], arg[1]), or 0.
 
     invariants.check_raw in C, check for check and in its order: components conserved, nothing negative or over
-    capacity, the pieces on the board match the player boards, and what may be pending in each phase. `s` must
+    capacity, the pieces on the board match the player boards, and what may be pending in each phase; last, one
+    check of the core's own (not in invariants.py): the derived building masks match the crossings. `s` must
     pass the memory-safety guard (raw_bounds_problem) first: every index used here is then in range."""
     cdef int n = s.num_players, k, c, p, i, f, sp, bs, lvl, nm, cnt, ph = s.phase, held, free_, dp
     cdef int narrow, wide, top, per, in_play, builders, q
@@ -1971,6 +2095,8 @@ cdef int state_invariant_problem(const DataC* d, const StateC* s, int* arg) noex
         return INV_HELD
     if (ph == PH_PLACE or ph == PH_OVER) and (s.nframes or dp >= 0 or s.reveal_pending or s.refresh_pending):
         return INV_PENDING
+    if build_masks_stale(d, s):
+        return INV_BUILD_MASKS
     return INV_NONE
 
 cdef object invariant_message(const DataC* d, const StateC* s, int code, const int* arg):
@@ -2071,6 +2197,8 @@ cdef object invariant_message(const DataC* d, const StateC* s, int code, const i
         return f"{s.draws_left} draws left for a hand of {held} in phase {ph} (R34 step 4)"
     if code == INV_HELD:
         return f"player {s.cur} still holds {held} citizens in the ACTIONS phase"
+    if code == INV_BUILD_MASKS:
+        return "the core's building masks do not match the citizens on the crossings (BuildMasksC)"
     return f"something is pending in phase {ph}"
 
 cdef object state_problem(const DataC* d, const StateC* s):
@@ -2228,37 +2356,86 @@ cdef object state_view(const DataC* d, const StateC* s, int viewpoint):
         s.end_triggered != 0))
 
 
+cdef class History:
+    """The undo history of one or more States (State.clone shares it instead of copying it).
+
+    Entry i holds the state before the (i+1)-th action and that action. A State uses the first `nhistory`
+    entries. Entries are written only at the tip (`length`), so a sharer's entries never change under it:
+    - a State at the tip appends in place (a sharer behind the tip will copy before it appends);
+    - a State behind the tip (it undid, or a sharer appended) that is the only user drops the entries past its
+      own and appends; one that shares the history first copies its own entries into a new one."""
+
+    def __cinit__(self):
+        self.snaps = NULL
+        self.acts = NULL
+        self.length = 0
+        self.cap = 0
+        self.users = 0
+
+    def __dealloc__(self):
+        free(self.snaps)
+        free(self.acts)
+
+    cdef int grow(self) except -1:
+        cdef int newcap = 64 if self.cap == 0 else self.cap * 2
+        cdef StateC* snaps = <StateC*>realloc(self.snaps, newcap * sizeof(StateC))
+        if snaps == NULL:
+            raise MemoryError()
+        self.snaps = snaps
+        cdef action_t* acts = <action_t*>realloc(self.acts, newcap * sizeof(action_t))
+        if acts == NULL:
+            raise MemoryError()
+        self.acts = acts
+        self.cap = newcap
+        return 0
+
+
+cdef History history_copy(History src, int n):
+    """A new History holding the first n entries of src (copy-on-write: a sharer about to append)."""
+    cdef History h = History.__new__(History)
+    while h.cap < n:
+        h.grow()
+    memcpy(h.snaps, src.snaps, n * sizeof(StateC))
+    memcpy(h.acts, src.acts, n * sizeof(action_t))
+    h.length = n
+    h.users = 1
+    return h
+
+
 cdef class State:
     """A game of Barcelona: the C state plus an undo history (the State contract of OpenSpiel; README "Using it")."""
 
-    def __cinit__(self):
-        self.hist = NULL
-        self.hist_actions = NULL
-        self.nhistory = 0
-        self.cap = 0
+    def __dealloc__(self):                    # (Cython starts `log` at None and `nhistory` at 0)
+        if self.log is not None:
+            self.log.users -= 1
 
-    def __dealloc__(self):
-        free(self.hist)
-        free(self.hist_actions)
+    cdef void _drop_history(self):
+        """Forget the history (this state's share of it)."""
+        if self.log is not None:
+            self.log.users -= 1
+            self.log = None
+        self.nhistory = 0
 
     cdef void _push_history(self, action_t a) except *:
-        cdef int newcap
-        cdef StateC* hist
-        cdef action_t* acts
-        if self.nhistory == self.cap:
-            newcap = 64 if self.cap == 0 else self.cap * 2
-            hist = <StateC*>realloc(self.hist, newcap * sizeof(StateC))
-            if hist == NULL:
-                raise MemoryError()
-            self.hist = hist
-            acts = <action_t*>realloc(self.hist_actions, newcap * sizeof(action_t))
-            if acts == NULL:
-                raise MemoryError()
-            self.hist_actions = acts
-            self.cap = newcap
-        memcpy(&self.hist[self.nhistory], &self.c, sizeof(StateC))
-        self.hist_actions[self.nhistory] = a
-        self.nhistory += 1
+        """Record the state before action `a` (see History for when the entries are copied)."""
+        cdef History log = self.log
+        if log is None:
+            log = History.__new__(History)
+            log.users = 1
+            self.log = log
+        elif self.nhistory != log.length:
+            if log.users == 1:
+                log.length = self.nhistory                        # entries this state undid
+            else:
+                log.users -= 1
+                log = history_copy(log, self.nhistory)
+                self.log = log
+        if log.length == log.cap:
+            log.grow()
+        memcpy(&log.snaps[log.length], &self.c, sizeof(StateC))
+        log.acts[log.length] = a
+        log.length += 1
+        self.nhistory = log.length
 
     @staticmethod
     def new(players=4, seed=0, edition="default", setup="random"):
@@ -2331,20 +2508,22 @@ cdef class State:
         if self.nhistory == 0:
             raise BarcelonaError("nothing to undo")
         self.nhistory -= 1
-        memcpy(&self.c, &self.hist[self.nhistory], sizeof(StateC))
+        memcpy(&self.c, &self.log.snaps[self.nhistory], sizeof(StateC))
 
     def history(self):
         """The actions applied since this state was created or loaded, oldest first."""
-        return [self.hist_actions[i] for i in range(self.nhistory)]
+        return [self.log.acts[i] for i in range(self.nhistory)]
 
     def clone(self):
-        """An independent copy (history included)."""
+        """An independent copy, history included: undo() and history() work on it as on the original. The
+        history is shared, not copied (copy-on-write, see History): a clone costs the same at any depth."""
         cdef State st = State.__new__(State)
         st.data = self.data
         memcpy(&st.c, &self.c, sizeof(StateC))
-        for i in range(self.nhistory):
-            st._push_history(self.hist_actions[i])
-            memcpy(&st.hist[i], &self.hist[i], sizeof(StateC))
+        if self.log is not None:
+            st.log = self.log
+            st.nhistory = self.nhistory
+            self.log.users += 1
         return st
 
     def __copy__(self):
@@ -2671,8 +2850,8 @@ cdef class State:
 
     # -- raw access for the position loader and tests ---------------------------------------------------
     def raw(self):
-        """The C state as nested Python dicts and lists (field names of core.pxd)."""
-        return self.c
+        """The C state as nested Python dicts and lists (field names of core.pxd), without the derived masks."""
+        return position_dict(&self.c)
 
     def _set_raw(self, dict raw):
         """Internal: replace the state by a raw dict (as from raw()) and clear the history. Only the memory-safety
@@ -2681,7 +2860,7 @@ cdef class State:
         cdef StateC tmp
         raw_to_state(&self.data.c, raw, &tmp, "raw state")
         memcpy(&self.c, &tmp, sizeof(StateC))
-        self.nhistory = 0
+        self._drop_history()
 
     @staticmethod
     def _from_raw(dict raw, edition="default"):
@@ -2704,7 +2883,7 @@ cdef class State:
         self._check_seat(player)
         cdef StateC tmp
         observation_state(&self.c, player, &tmp)
-        return tmp
+        return position_dict(&tmp)
 
     # -- notation, positions, text (Python modules above the core, registered as text services) ----------
     def action_to_string(self, action):
@@ -2731,8 +2910,8 @@ cdef class State:
                 f"player {self.current_player()} hash {self.hash():016x}>")
 
     def __reduce__(self):
-        snaps = [self.hist[i] for i in range(self.nhistory)]
-        return (_state_from_pickle, (self.data.edition.source, self.c, snaps, self.history()))
+        snaps = [position_dict(&self.log.snaps[i]) for i in range(self.nhistory)]
+        return (_state_from_pickle, (self.data.edition.source, position_dict(&self.c), snaps, self.history()))
 
     # -- the rules' invariants in C (tests, issue #9) ----------------------------------------------------------
     def _invariant_problem(self):
@@ -2773,7 +2952,7 @@ cdef class State:
                 printed = seed % 2 == 0
                 rng = <uint64_t>seed * 7919 + <uint64_t>players
                 state_setup(d, &st.c, players, <uint64_t>seed, printed)
-                st.nhistory = 0
+                st.nhistory = 0                                                # (the only user: History truncates)
                 depth = 0
                 while True:
                     if depth + 1 >= cap:
@@ -2807,7 +2986,7 @@ cdef class State:
                         k = 1 + <int>rand_below(&rng, 3)
                         for j in range(k):
                             st.nhistory -= 1                                   # State.undo
-                            memcpy(&st.c, &st.hist[st.nhistory], sizeof(StateC))
+                            memcpy(&st.c, &st.log.snaps[st.nhistory], sizeof(StateC))
                             depth -= 1
                             undos += 1
                             if state_hash(&st.c) != hashes[depth] or memcmp(&st.c, &rec[depth], sizeof(StateC)):
@@ -2819,7 +2998,7 @@ cdef class State:
                     raise walk_error(seed, players, printed, depth, total, f"{st.nhistory} actions in the history")
                 while depth > 0:                                               # back to the start
                     st.nhistory -= 1
-                    memcpy(&st.c, &st.hist[st.nhistory], sizeof(StateC))
+                    memcpy(&st.c, &st.log.snaps[st.nhistory], sizeof(StateC))
                     depth -= 1
                     undos += 1
                     if state_hash(&st.c) != hashes[depth] or memcmp(&st.c, &rec[depth], sizeof(StateC)):
@@ -2845,7 +3024,7 @@ def _state_from_pickle(source, raw, snaps, actions):
             raise BarcelonaError("pickled state: an undo snapshot is not a raw state")
         raw_to_state(&st.data.c, snap, &tmp, "pickled state: undo snapshot")
         st._push_history(a)
-        memcpy(&st.hist[st.nhistory - 1], &tmp, sizeof(StateC))
+        memcpy(&st.log.snaps[st.nhistory - 1], &tmp, sizeof(StateC))
     return st
 
 

@@ -50,3 +50,14 @@ def test_invariant_walk(benchmark):
     every game undone to its start and compared at every depth."""
     r = benchmark(State._walk_with_invariants, 50_000)
     benchmark.extra_info["walk_actions_per_second"] = per_second(benchmark, r["actions"])
+
+
+def test_clone_midgame(benchmark):
+    """State.clone() with 120 actions of history: the history is shared copy-on-write, not copied (issue #14)."""
+    import random
+    s = new_game(4, seed=1)
+    rng = random.Random(7)
+    while len(s.history()) < 120:
+        s.apply(rng.choice(s.legal_actions()))
+    c = benchmark(s.clone)
+    assert c.history() == s.history()
