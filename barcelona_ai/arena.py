@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import random
 import signal
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -20,6 +19,8 @@ from .bots import check_bot_spec, make_bot
 from .core import State
 from .errors import BarcelonaError, PlayerCountError
 from .playout import play_out
+from .progress import bar
+from .record import GameRecord, numbered_paths
 
 MAX_GAMES = 100_000
 MAX_WORKERS = 64
@@ -83,24 +84,53 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(specs: list[str], setup_seed: int, bot_seed: int) -> dict:
+def play_game(specs: list[str], setup_seed: int, bot_seed: int, record: bool = False) -> dict:
     """One game; specs[i] plays seat i. Returns scores, returns, places (1 = first, after the tie-breakers of
-    R127) and the number of decisions."""
+    R127) and the number of decisions; with `record`, the game record too (JSON, docs/records.md)."""
     s = State.new(len(specs), setup_seed)
     bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
-    decisions = play_out(s, bots, random.Random(setup_seed * 1_000_003 + bot_seed))
-    return {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "decisions": decisions}
+    rec = GameRecord.for_new_game(len(specs), setup_seed, seats=list(specs)) if record else None
+    decisions = play_out(s, bots, random.Random(setup_seed * 1_000_003 + bot_seed),
+                         on_step=rec.add if rec else None)
+    out = {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "decisions": decisions}
+    if rec is not None:
+        rec.finish(s)
+        out["record"] = rec.to_json()
+    return out
 
 
 def _job(args):
-    specs, setup_seed, bot_seed, cand_seat = args
-    r = play_game(specs, setup_seed, bot_seed)
+    specs, setup_seed, bot_seed, cand_seat, record = args
+    r = play_game(specs, setup_seed, bot_seed, record)
     r["cand_seat"] = cand_seat
     return r
 
 
+def rotation_note(players: int, games: int) -> str | None:
+    """None when every seat hosts the candidate equally often (games a multiple of players), else a warning
+    saying how often it sat in each seat."""
+    if games % players == 0:
+        return None
+    counts = [games // players + (1 if seat < games % players else 0) for seat in range(players)]
+    return (f"seat rotation incomplete: {games} games with {players} players put the candidate in seats "
+            f"{'/'.join(str(q) for q in range(players))} {'/'.join(map(str, counts))} times (the first-player "
+            f"advantage does not cancel); use a multiple of {players} games")
+
+
+def _save(result: dict, path) -> None:
+    """Write one game's record (never over an existing file)."""
+    rec = GameRecord.from_json(result.pop("record"))
+    try:
+        rec.save(path, overwrite=False)
+    except OSError as exc:
+        raise BarcelonaError(f"--save: cannot write {path} ({exc.strerror or exc})") from None
+
+
 def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed: int = 0, workers: int = 2,
-          progress: bool = True) -> MatchResult:
+          progress: bool = True, save: str | None = None) -> MatchResult:
+    """`games` games of the candidate in one seat against the opponent in the others, the candidate's seat
+    rotating game by game over each seeded setup. `save`: a folder for the games' records (game-0001.json ...,
+    numbered on after the records already there). `progress`: a bar on stderr (only on a terminal)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
     _check_int("games", games, 1, MAX_GAMES)
@@ -108,23 +138,31 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
     _check_int("seed", seed, 0, 2 ** 64 - 1)
     check_bot_spec(candidate, "candidate")
     check_bot_spec(opponent, "opponent")
+    paths = numbered_paths(save, games) if save is not None else None
     jobs = []
     for g in range(games):
         seat = g % players
         specs = [opponent] * players
         specs[seat] = candidate
-        jobs.append((specs, seed + g // players, seed * 7 + g, seat))
+        jobs.append((specs, seed + g // players, seed * 7 + g, seat, save is not None))
     t0 = time.perf_counter()
+    results = _play_all(jobs, workers, paths, f"{candidate} vs {opponent}", progress)
+    return _summary(candidate, opponent, players, results, time.perf_counter() - t0)
+
+
+def _play_all(jobs: list, workers: int, paths, desc: str, progress: bool) -> list[dict]:
     results = []
-    with worker_pool(min(workers, games)) as ex:
+    with bar(len(jobs), desc, unit="game", enabled=progress) as tick, worker_pool(min(workers, len(jobs))) as ex:
         for r in ex.map(_job, jobs):
+            if paths is not None:
+                _save(r, paths[len(results)])
             results.append(r)
-            if progress:
-                share = sum(x["returns"][x["cand_seat"]] for x in results) / len(results)
-                print(f"\r  {candidate} vs {opponent}: {len(results)}/{games} games, share {share:.3f}",
-                      end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
+            tick(1, share=f"{sum(x['returns'][x['cand_seat']] for x in results) / len(results):.3f}")
+    return results
+
+
+def _summary(candidate: str, opponent: str, players: int, results: list[dict], seconds: float) -> MatchResult:
+    games = len(results)
     shares = [r["returns"][r["cand_seat"]] for r in results]
     low, high = wilson(sum(shares), len(shares))
     beats = []
@@ -137,7 +175,7 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
     own = [r["scores"][r["cand_seat"]] for r in results]
     other = [sum(sc for i, sc in enumerate(r["scores"]) if i != r["cand_seat"]) / (players - 1) for r in results]
     return MatchResult(candidate, opponent, players, games, sum(shares) / games, low, high,
-                       sum(beats) / games, blow, bhigh, sum(own) / games, sum(other) / games, time.perf_counter() - t0)
+                       sum(beats) / games, blow, bhigh, sum(own) / games, sum(other) / games, seconds)
 
 
 def policy_duel(players: int = 2, games: int = 3000, seed: int = 0) -> tuple[float, float, float]:

@@ -59,12 +59,20 @@ def signature() -> int:
     return total
 
 
-def search_rate(players: int = 4, seconds: float = 2.0, threads: int = 1, seed: int = 1) -> float:
-    """ISMCTS iterations per second from the seeded setup (time-limited search)."""
+def search_rate(players: int = 4, seconds: float = 2.0, threads: int = 1, seed: int = 1, **settings) -> float:
+    """ISMCTS iterations per second from the seeded setup (time-limited search; engine.SearchSettings)."""
     from .engine import Engine, Limit
     s = State.new(players, seed)
-    a = Engine(seed=seed, threads=threads).analyse(s, Limit(time=seconds))
+    a = Engine(seed=seed, threads=threads, **settings).analyse(s, Limit(time=seconds))
     return a.iterations / seconds
+
+
+def evaluation_cost(players: int = 4, n: int = 20_000, seed: int = 1) -> float:
+    """Seconds per evaluation of the shipped value network (every seat of one position) along a random walk."""
+    from .evaluation import ValueModel
+    model = ValueModel.default()
+    s = State.new(players, seed)
+    return model.time_evaluations(s, n, seed)
 
 
 def search_signature(iterations: int = 20_000) -> int:
@@ -96,6 +104,11 @@ def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
         two = search_rate(4, 2.0, 2)
         out(f"ISMCTS 4p: {one:,.0f} iterations/s = {one / games_rate:.2f} x random games/s "
             f"({games_rate:,.0f}); 2 threads {two:,.0f}/s = {two / one:.2f} x; {Tree.node_bytes()} bytes/node")
+        v0 = search_rate(4, 2.0, 1, leaf="rollout")
+        alone = search_rate(4, 2.0, 1, leaf="model")
+        out(f"Learned evaluation: {evaluation_cost() * 1e6:.1f} us per 4-player position; iterations/s with it "
+            f"at the leaves and rollouts (the default) {one:,.0f}, rollouts only (v0) {v0:,.0f}, the network "
+            f"alone {alone:,.0f}")
         out(f"Search signature: {search_signature()}")
     out(f"Bench: {sig}")
     return sig

@@ -110,25 +110,37 @@ MAX_BOT_ITERATIONS = 10 ** 7       # a decision of flatmc:N or ismcts:N (ismcts:
 MAX_BOT_SECONDS = 3600.0           # a decision of ismcts:Ns
 MAX_SPEC = 200                     # characters of a bot spec
 _BOOLS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
-BOT_NAMES = "random, greedy, flatmc:N, ismcts:N or ismcts:Ns (N iterations or seconds a decision)"
+BOT_NAMES = ("random, greedy, flatmc:N, ismcts:N or ismcts:Ns (N iterations or seconds a decision; 10k = "
+             "10000)")
 
 
 def _spec_error(spec: str, msg: str) -> BarcelonaError:
     shown = spec if len(spec) <= 60 else spec[:57] + "..."
-    return BarcelonaError(f"bot {shown!r}: {msg}")
+    return BarcelonaError(f"bad bot spec {shown!r}: {msg}")
+
+
+_SUFFIXES = {"k": 1000, "m": 1_000_000}
+
+
+def _number(text: str) -> float:
+    """'300', '10k' (10,000), '1.5k', '2m' (2,000,000), '1e4': a number, or ValueError."""
+    t = text.strip().lower()
+    scale = _SUFFIXES.get(t[-1:], 1)
+    if scale != 1:
+        t = t[:-1]
+    return float(t) * scale if ("." in t or "e" in t or scale != 1) else int(t)
 
 
 def _count(spec: str, text: str, lo: int, hi: int, what: str) -> int:
+    """A count such as 1000, 10k or 1.5k, in lo..hi."""
     try:
-        v = int(text)
+        v = _number(text)
     except ValueError:
-        try:
-            f = float(text)
-        except ValueError:
-            raise _spec_error(spec, f"{what} must be an integer, not {text[:30]!r}") from None
-        if not math.isfinite(f) or not f.is_integer():
-            raise _spec_error(spec, f"{what} must be an integer, not {text[:30]!r}") from None
-        v = int(f)
+        raise _spec_error(spec, f"{what} must be a whole number such as 1000 or 10k, not {text[:30]!r}") from None
+    if isinstance(v, float):
+        if not math.isfinite(v) or not v.is_integer():
+            raise _spec_error(spec, f"{what} must be a whole number such as 1000 or 10k, not {text[:30]!r}")
+        v = int(v)
     if not lo <= v <= hi:
         raise _spec_error(spec, f"{what} must be {lo}..{hi}, not {text[:30]}")
     return v
@@ -174,9 +186,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """'random', 'greedy', 'flatmc:N', 'ismcts:N' (iterations) or 'ismcts:Ns' (seconds); extra settings after
     commas, e.g. 'ismcts:10000,reward=win,rollout=uniform'. A malformed spec raises BarcelonaError naming it."""
     if not isinstance(spec, str):
-        raise BarcelonaError(f"a bot spec is a text ({BOT_NAMES}), not {type(spec).__name__}")
+        raise BarcelonaError(f"bad bot spec: a bot spec is a text ({BOT_NAMES}), not {type(spec).__name__}")
     if not spec or len(spec) > MAX_SPEC:
-        raise BarcelonaError(f"a bot spec has 1..{MAX_SPEC} characters ({BOT_NAMES})")
+        raise _spec_error(spec, f"a bot spec has 1..{MAX_SPEC} characters ({BOT_NAMES})")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise BarcelonaError(f"bot seed must be a non-negative integer, not {seed!r}")
     name, colon, rest = spec.partition(":")
@@ -187,7 +199,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             raise _spec_error(spec, f"{name} takes no budget or settings")
         return RandomBot(seed) if name == "random" else GreedyBot(seed)
     if name not in ("flatmc", "ismcts"):
-        raise BarcelonaError(f"unknown bot {spec[:60]!r}: {BOT_NAMES}")
+        raise _spec_error(spec, f"unknown bot {name[:30]!r}; the bots are {BOT_NAMES}")
     settings = _settings(spec, parts[1:])
     try:
         if name == "flatmc":
@@ -205,7 +217,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             its = _count(spec, budget, 1, MAX_BOT_ITERATIONS, "iterations") if budget else 1000
             bot = ISMCTSBot(iterations=its, seed=seed, **settings)
     except BarcelonaError as exc:
-        if str(exc).startswith("bot "):
+        if str(exc).startswith("bad bot spec "):
             raise
         raise _spec_error(spec, str(exc)) from None
     bot.name = spec
@@ -213,8 +225,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 
 def check_bot_spec(spec: str, what: str = "bot") -> None:
-    """Raise BarcelonaError (naming `what`) if make_bot(spec) would fail."""
+    """Raise BarcelonaError ('bad bot spec ...', naming `what` at the end) if make_bot(spec) would fail."""
     try:
         make_bot(spec)
     except BarcelonaError as exc:
-        raise BarcelonaError(f"{what}: {exc}") from None
+        raise BarcelonaError(str(exc) if what == "bot" else f"{exc} (the {what})") from None

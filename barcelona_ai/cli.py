@@ -1,4 +1,5 @@
-"""Command line: ``barcelona-ai demo | play | table | hint | analyse | review | selfplay | arena | perft | bench``."""
+"""Command line: ``barcelona-ai demo | play | table | hint | analyse | review | selfplay | arena | perft | bench |
+generate | train | evaluate``."""
 from __future__ import annotations
 
 import argparse
@@ -80,11 +81,29 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from .bots import check_bot_spec
     check_bot_spec(args.candidate, "candidate")     # fail early on a bad bot
     check_bot_spec(args.opponent, "opponent")
+    from .arena import rotation_note
+    note = rotation_note(args.players, args.games)
+    if note:
+        print(f"warning: {note}", file=sys.stderr)
+    if args.save is not None:
+        _make_folder(args.save, "--save")
     r = match(args.candidate, args.opponent, players=args.players, games=args.games, seed=args.seed,
-              workers=args.workers, progress=not args.quiet)
+              workers=args.workers, progress=not args.quiet, save=args.save)
     print(r.line())
-    print(f"{r.seconds:.0f} s; seats rotate over each seeded setup; 95% Wilson intervals")
+    rotation = f"warning: {note}" if note else "seats rotate over each seeded setup"
+    print(f"{r.seconds:.0f} s; {rotation}; 95% Wilson intervals")
+    if args.save is not None:
+        print(f"The {args.games} game records are in {args.save} (barcelona-ai review / analyse / show them).")
     return 0
+
+
+def _make_folder(path: str, option: str) -> None:
+    from .jsonio import show_path
+    try:
+        os.makedirs(path, exist_ok=True)
+    except (OSError, ValueError) as exc:
+        raise BarcelonaError(f"{option} {show_path(path)}: cannot create the folder "
+                             f"({getattr(exc, 'strerror', None) or exc})") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo", help="the engine on the default position: hints, analysis, a game played out")
     d.add_argument("position", nargs="?", default="midgame-3p",
                    help="a shipped example (midgame-3p, start-2p, start-3p, start-4p) or a position file")
-    d.add_argument("--seed", type=A.seed, default=7)
+    d.add_argument("--seed", type=A.seed, default=7, help="engine and chance seed")
     d.add_argument("--iterations", type=A.iterations, default=20000,
                    help="ISMCTS iterations for hints and analysis")
     d.add_argument("--play-iterations", type=A.iterations, default=1000,
@@ -102,26 +121,32 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_demo)
     p = sub.add_parser("perft", help="count action sequences from a seeded position")
     p.add_argument("depth", type=A.perft_depth, help=f"0..{A.MAX_PERFT_DEPTH}")
-    p.add_argument("--players", type=A.players, default=4)
-    p.add_argument("--seed", type=A.seed, default=7)
+    p.add_argument("--players", type=A.players, default=4, help="2..4")
+    p.add_argument("--seed", type=A.seed, default=7, help="setup seed")
     p.add_argument("--walk", type=A.walk, default=0, help="random plies from the setup first")
-    p.add_argument("--setup", choices=("random", "printed"), default="random")
-    p.add_argument("--divide", action="store_true")
+    p.add_argument("--setup", choices=("random", "printed"), default="random",
+                   help="shuffled (R11) or printed action tiles")
+    p.add_argument("--divide", action="store_true", help="the count below each legal action")
     p.set_defaults(func=cmd_perft)
     r = sub.add_parser("arena", help="play two bots against each other with seat rotation")
-    r.add_argument("candidate", help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (e.g. ismcts:10000)")
+    r.add_argument("candidate", help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (e.g. ismcts:10k)")
     r.add_argument("opponent", help="the bot in every other seat")
-    r.add_argument("--players", type=A.players, default=2)
-    r.add_argument("--games", type=A.games, default=20)
-    r.add_argument("--seed", type=A.seed, default=0)
+    r.add_argument("--players", type=A.players, default=2, help="2..4")
+    r.add_argument("--games", type=A.games, default=20,
+                   help="games; a multiple of --players rotates the candidate through every seat equally")
+    r.add_argument("--seed", type=A.seed, default=0, help="first setup seed (the setups are seed, seed+1, ...)")
     r.add_argument("--workers", type=A.workers, default=2, help="parallel processes")
-    r.add_argument("--quiet", action="store_true", help="no progress line")
+    r.add_argument("--save", metavar="DIR", default=None,
+                   help="write each game's record into DIR (game-0001.json ..., never over an existing one; "
+                        "default: not saved)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_arena)
-    from . import cli_analysis, play
+    from . import cli_analysis, cli_learn, play
     cli_analysis.register(sub)          # hint, analyse, review, selfplay
     play.register(sub)                  # play, table
+    cli_learn.register(sub)             # generate, train, evaluate (the learned evaluation)
     b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
-    b.add_argument("--games", type=A.games, default=5000)
+    b.add_argument("--games", type=A.games, default=5000, help="random games played")
     b.add_argument("--no-search", action="store_true", help="only the rules core")
     b.set_defaults(func=cmd_bench)
     return ap

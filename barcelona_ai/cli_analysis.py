@@ -31,6 +31,7 @@ from . import cli_args as A
 from .core import CONSTANTS, State
 from .errors import BarcelonaError, SearchInterrupted
 from .jsonio import parse_json, read_bytes, show_path
+from .progress import SearchProgress, bar
 from .review import MARKS, MIN_VISITS, THRESHOLDS, decides as _decides, review_record, thresholds_line
 
 C = CONSTANTS
@@ -38,6 +39,7 @@ C = CONSTANTS
 TO_COME_LABELS = {"cobblestones": "cobbles", "passengers": "passeng", "modernisme_tiles": "modern",
                   "cerda_scorings": "cerda", "other_play": "play"}
 DEFAULT_ITERATIONS = {"hint": 20000, "analyse": 20000, "review": 1000}
+AT = A.int_range(0, 10_000, "an entry count")      # --at: a record holds at most 10000 entries (record.py)
 
 
 class CommandError(BarcelonaError):
@@ -50,7 +52,8 @@ class CommandError(BarcelonaError):
 def _add_budget(p: argparse.ArgumentParser, command: str, threads: bool = True) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--time", type=A.search_seconds, metavar="S",
-                   help=f"search time in seconds (per decision for review), at most {A.MAX_SECONDS:g}")
+                   help=f"search time in seconds (per decision for review), at most {A.MAX_SECONDS:g} "
+                        "(default: an iteration budget, below)")
     g.add_argument("--iterations", type=A.iterations, metavar="N",
                    help=f"ISMCTS iterations (default {DEFAULT_ITERATIONS[command]}"
                         f"{' a decision' if command == 'review' else ''}), at most {A.MAX_ITERATIONS:.0e}")
@@ -140,12 +143,15 @@ def load_record(doc: dict, arg: str = "record"):
     return GameRecord.from_json(doc)
 
 
-def record_state(rec, at: int | None, seed: int = 0) -> tuple[State, int]:
+def record_state(rec, at: int | None, seed: int = 0, any_point: bool = False) -> tuple[State, int]:
     """The state after `at` entries of a record (default: the end, or the last state where someone decides).
-    A state where nobody decides (chance outcome next, game over) is an error naming the nearest ones."""
+    A state where nobody decides (chance outcome next, game over) is an error naming the nearest ones, unless
+    `any_point` (analyse evaluates those too)."""
     n = len(rec.actions)
     if at is not None and not 0 <= at <= n:
         raise CommandError(f"--at {at}: the record has {n} entries (use 0..{n})")
+    if at is not None and any_point:
+        return rec.replay(at, seed).clone(), at
     chosen, prev, nxt = None, None, None
     for i, s, _ in rec.steps(seed):
         d = _decides(s)
@@ -175,18 +181,31 @@ def record_state(rec, at: int | None, seed: int = 0) -> tuple[State, int]:
 
 def load_state(arg: str, at: int | None = None, seed: int = 0) -> tuple[State, str, int | None]:
     """(state, label, entries replayed or None) from a command-line argument (position, record, example)."""
+    s, label, i, _ = load_point(arg, at, seed)
+    return s, label, i
+
+
+def load_point(arg: str, at: int | None = None, seed: int = 0, any_point: bool = False,
+               end_by_default: bool = False) -> tuple[State, str, int | None, int | None]:
+    """(state, label, entries replayed or None, viewpoint) from a command-line argument (position, record,
+    example); the viewpoint is the seat a table-mode record or a viewpoint position was kept by (None: every
+    hand is known). With `any_point`, --at N may be a chance point or the end of the game; with
+    `end_by_default`, a record without --at gives its end."""
     kind, doc, label = read_document(arg)
     if kind == "position":
         if at is not None:
             raise CommandError("--at applies to a game record, and this is a position")
-        return State.from_json(doc, seed=seed), label, None
+        return State.from_json(doc, seed=seed), label, None, doc.get("viewpoint")
     rec = load_record(doc, arg)
-    s, i = record_state(rec, at, seed)
+    if at is None and end_by_default:
+        at = len(rec.actions)
+    s, i = record_state(rec, at, seed, any_point)
     label = f"{label} after {i} of {len(rec.actions)} entries"
-    if rec.viewpoint is not None and s.current_player() != rec.viewpoint:
-        label += (f" (a table-mode record kept by player {rec.viewpoint}: player {s.current_player()}'s hand "
+    decider = None if s.is_chance_node() or s.is_terminal() else s.current_player()
+    if rec.viewpoint is not None and decider is not None and decider != rec.viewpoint:
+        label += (f" (a table-mode record kept by player {rec.viewpoint}: player {decider}'s hand "
                   "is a sample)")
-    return s, label, i
+    return s, label, i, rec.viewpoint
 
 
 def _need_decision(s: State, what: str) -> None:
@@ -218,7 +237,9 @@ def _header(s: State, label: str) -> str:
 def _payload(args, limit, s: State, iterations: int | None, moves: list[dict], players: list[dict],
              **extra) -> dict:
     doc = {"engine": f"barcelona_ai {__version__}", "seed": args.seed, "budget": _budget(limit),
-           "iterations": iterations, "to_move": s.current_player(), "moves": moves, "players": players}
+           "iterations": iterations,
+           "to_move": None if s.is_chance_node() or s.is_terminal() else s.current_player(), "moves": moves,
+           "players": players}
     doc.update(extra)
     return doc
 
@@ -248,7 +269,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     interrupted = False
     try:
-        plans = engine.hints(s, limit, top=args.top)
+        with SearchProgress(engine, limit, "hint"):
+            plans = engine.hints(s, limit, top=args.top)
     except SearchInterrupted as exc:            # Ctrl-C: the plans of the search so far, then exit code 130
         plans, interrupted = _partial(exc, list), True
     secs = time.perf_counter() - t0
@@ -295,13 +317,15 @@ def _partial(exc: SearchInterrupted, kind):
 # analyse
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    s, label, at = load_state(args.position, args.at, args.seed)
-    _need_decision(s, "analyse")
+    s, label, at, viewpoint = load_point(args.position, args.at, args.seed, any_point=True)
     limit, engine = _limit(args), _engine(args)
+    if s.is_chance_node() or s.is_terminal():
+        return _analyse_standing(args, limit, engine, s, label, at, viewpoint)
     t0 = time.perf_counter()
     interrupted = False
     try:
-        a = engine.analyse(s, limit, top=args.top)
+        with SearchProgress(engine, limit, "analyse"):
+            a = engine.analyse(s, limit, top=args.top)
     except SearchInterrupted as exc:            # Ctrl-C: the analysis of the search so far, then exit code 130
         a, interrupted = _partial(exc, object), True
     secs = time.perf_counter() - t0
@@ -332,6 +356,40 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
+def _analyse_standing(args, limit, engine, s: State, label: str, at: int | None, viewpoint: int | None) -> int:
+    """analyse at a point where nobody decides: at a chance point the evaluation averaged over the outcome due
+    (and, in a table-mode record, over the hands its keeper did not see); at the end, the result."""
+    from .standing import evaluate, standing_lines
+    with SearchProgress(engine, limit, "analyse"):
+        st = evaluate(s, engine, limit, viewpoint=viewpoint, seed=args.seed)
+    if args.json:
+        doc = _payload(args, limit, s, st.iterations, [], [vars(p) for p in st.players], position=label, at=at,
+                       kind="final" if st.kind == "final" else "chance", samples=st.samples, viewpoint=viewpoint)
+        print(json.dumps(doc, indent=1))
+        return 0
+    scores = ", ".join(f"P{q} {v}" for q, v in enumerate(s.scores()))
+    what = "the game is over" if s.is_terminal() else \
+        f"a chance outcome is next ({', '.join(s.action_to_string(a) for a, _ in s.chance_outcomes()[:4])} ...)"
+    print(f"{label}: {s.num_players} players, {what}; VP now: {scores}")
+    for line in standing_lines(st):
+        print(line)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# show
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """The board of a position, or of a record after its first N entries (any point: a chance outcome next or
+    the game over too). The hands a table-mode record's keeper or a viewpoint position's seat did not see are
+    shown as their sizes (A6)."""
+    from .play import mask_hands
+    s, label, at, viewpoint = load_point(args.position, args.at, 0, any_point=True, end_by_default=True)
+    print(f"{label}: {s.num_players} players")
+    print(mask_hands(s.render(), s, viewpoint).rstrip())
+    return 0
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # review
 
@@ -343,13 +401,12 @@ def cmd_review(args: argparse.Namespace) -> int:
     rec = load_record(doc, args.record)
     limit = _limit(args)
     _engine(args)                            # checks --seed and --threads
-    progress = None
-    if not args.json and sys.stderr.isatty():
+    with bar(len(rec.actions), "review", unit="entry") as tick:
         def progress(k, i, n):
-            print(f"\r  reviewing entry {i + 1}/{n} ({k} decisions) ...", end="", file=sys.stderr, flush=True)
-    r = review_record(rec, limit, seed=args.seed, threads=args.threads, progress=progress)
-    if progress:
-        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+            tick(i + 1 - progress.done, decisions=k)
+            progress.done = i + 1
+        progress.done = 0
+        r = review_record(rec, limit, seed=args.seed, threads=args.threads, progress=progress)
     if args.json:
         out = {"engine": f"barcelona_ai {__version__}", "seed": args.seed, "budget": _budget(limit),
                "record": label, "players": rec.players, "viewpoint": rec.viewpoint, "entries": len(rec.actions),
@@ -387,6 +444,7 @@ def _print_review(rec, label: str, limit, seed: int, r) -> None:
 # selfplay
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    from .record import numbered_paths
     from .selfplay import run_selfplay
     specs = _selfplay_specs(args)
     out = Path(args.out)
@@ -397,6 +455,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
                            f"({getattr(exc, 'strerror', None) or exc})") from None
     print(f"selfplay: {_plural(args.games, 'game')}, {args.players} players, seats {', '.join(specs)}; "
           f"setups new_game({args.players}, seed={args.seed}..{args.seed + args.games - 1}); records in {out}")
+    first = numbered_paths(out, 1, args.force)[0]
+    if first.name != "game-0001.json":
+        print(f"{out} already holds records up to game-{int(first.stem[5:]) - 1:04d}.json: the new ones start at "
+              f"{first.name} (--force rewrites from game-0001.json)")
 
     def report(g, game, path):
         print(f"{path.name}: seed {game.setup_seed}, scores {' '.join(str(x) for x in game.scores)}, "
@@ -405,7 +467,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
     try:
         run = run_selfplay(specs, args.games, args.seed, out, setup=args.setup, workers=args.workers,
-                           on_game=report)
+                           on_game=report, force=args.force, progress=True)
     except OSError as exc:                              # a record that cannot be written (selfplay.write_game)
         raise CommandError(f"--out: cannot write {show_path(exc.filename)} ({exc.strerror or exc})") from None
     print(f"{_plural(args.games, 'record')} written to {out} in {run.seconds:.1f} s")
@@ -433,7 +495,7 @@ def _selfplay_specs(args: argparse.Namespace) -> list[str]:
         try:
             make_bot(spec)                              # an unknown bot fails before any game starts
         except BarcelonaError as exc:
-            raise CommandError(f"--bot: {exc}") from None
+            raise CommandError(f"{exc} (--bot)") from None
     return specs
 
 
@@ -457,13 +519,15 @@ def _pipe_safe(cmd):
 
 
 def register(sub) -> None:
-    """Add hint, analyse, review and selfplay to the barcelona-ai parser."""
+    """Add hint, analyse, show, review and selfplay to the barcelona-ai parser."""
     h = sub.add_parser("hint", help="the engine's best turn plans for the player to move",
                        description="The engine's top turn plans for the player to move in a position: visits, "
                                    "win probability, expected final VP, main line.")
     h.add_argument("position", metavar="POSITION",
                    help="position or record file (.json), or a shipped example: " + ", ".join(_examples()))
-    h.add_argument("--at", type=int, metavar="N", help="for a record: the position after its first N entries")
+    h.add_argument("--at", type=AT, metavar="N",
+                   help="for a record: the position after its first N entries (default: the last position where "
+                        "someone decides)")
     h.add_argument("--top", type=A.top, default=3, metavar="K", help=f"how many turn plans (default 3, at most "
                                                                        f"{A.MAX_TOP})")
     _add_budget(h, "hint")
@@ -475,13 +539,22 @@ def register(sub) -> None:
                                    "still to come by group; then the best moves with their main lines.")
     a.add_argument("position", metavar="POSITION|RECORD",
                    help="position or record file (.json), or a shipped example")
-    a.add_argument("--at", type=int, metavar="N",
+    a.add_argument("--at", type=AT, metavar="N",
                    help="for a record: the position after its first N entries (default: the end, or the last "
                         "position where someone decides)")
     a.add_argument("--top", type=A.top, default=5, metavar="K", help=f"how many moves (default 5, at most "
                                                                      f"{A.MAX_TOP})")
     _add_budget(a, "analyse")
     a.set_defaults(func=_pipe_safe(cmd_analyse), command="analyse")
+
+    w = sub.add_parser("show", help="the board of a position, or of a record after N entries",
+                       description="Prints the board of a position file, a shipped example, or a game record "
+                                   "after its first N entries (--at N; default: the end).")
+    w.add_argument("position", metavar="POSITION|RECORD",
+                   help="position or record file (.json), or a shipped example")
+    w.add_argument("--at", type=AT, metavar="N",
+                   help="for a record: the board after its first N entries (default: the end)")
+    w.set_defaults(func=_pipe_safe(cmd_show), command="show")
 
     r = sub.add_parser("review", help="mark every decision of a recorded game against the engine's choice",
                        description="Replays a game record and marks each decision by the win probability it "
@@ -494,14 +567,18 @@ def register(sub) -> None:
                        description="Plays N games between bots from seeded setups and writes one game record "
                                    "per game (DIR/game-0001.json, ...).")
     s.add_argument("--games", type=A.games, default=1, metavar="N", help=f"1..{A.MAX_GAMES}")
-    s.add_argument("--players", type=A.players, default=2, metavar="P")
+    s.add_argument("--players", type=A.players, default=2, metavar="P", help="2..4")
     s.add_argument("--out", required=True, metavar="DIR", help="folder for the records (created if missing)")
     s.add_argument("--bot", action="append", metavar="SPEC",
                    help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (default ismcts:300); repeat it to "
                         "give each seat its own")
     s.add_argument("--seed", type=A.seed, default=0, metavar="K", help="game g uses setup seed K+g-1")
-    s.add_argument("--setup", choices=("random", "printed"), default="random")
+    s.add_argument("--setup", choices=("random", "printed"), default="random",
+                   help="shuffled (R11) or printed action tiles")
     s.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes")
+    s.add_argument("--force", action="store_true",
+                   help="write game-0001.json ... even over existing records (default: never overwrite; the "
+                        "numbers go on after the records in DIR)")
     s.set_defaults(func=_pipe_safe(cmd_selfplay), command="selfplay")
 
 

@@ -69,9 +69,27 @@ walk = int_range(0, MAX_WALK, "a number of plies")
 search_seconds = seconds()
 
 
+class DefaultsFormatter(argparse.HelpFormatter):
+    """--help shows every option's default: ' (default: X)' after a help text that does not say it already
+    (nothing for options without a value, whose default is off)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text.lower() or action.default is False or action.default == argparse.SUPPRESS or \
+                action.required or not (action.option_strings or action.nargs in ("?", "*")):
+            return text
+        shown = "none" if action.default is None else "%(default)s"
+        return f"{text} (default: {shown})" if text else f"(default: {shown})"
+
+
 class Parser(argparse.ArgumentParser):
     """argparse with the command line's error format: one line ``error: ...`` on stderr, exit code 2 (the
-    subcommand parsers are of this class too: add_subparsers uses the parent's class)."""
+    subcommand parsers are of this class too: add_subparsers uses the parent's class), and every default
+    shown in --help (DefaultsFormatter)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", DefaultsFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.exit(2, printable(f"error: {message} (see: {self.prog} --help)\n"))

@@ -17,6 +17,7 @@ from ._version import __version__
 from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
+from .evaluation import ValueModel
 from .search import HIDDEN_DRAW, Tree, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
@@ -71,11 +72,41 @@ class SearchSettings:
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
                                     # (answers then depend on earlier calls; analysis leaves it off)
+    leaf: str = "mix"               # how a leaf is valued: "rollout" (play to the end: the v0 engine), "model"
+                                    #   (the learned evaluation, evaluation.pyx), "mix" (both). With "model" and
+                                    #   "mix" the win probabilities and expected scores reported are the
+                                    #   evaluation's forecasts at the leaves (calibrated: README, Measurements)
+    rollout_depth: int = 0          # leaf="model": rollout-policy actions played before the evaluation
+    model_weight: float = 0.0       # leaf="mix": weight of the evaluation's reward in the value the search
+                                    #   maximises. 0: the tree is v0's (same moves at the same seed and
+                                    #   iterations), only the numbers are forecasts; arena: 0.3 and leaf="model"
+                                    #   played no better (README, What was measured)
+    model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
 
     def params(self) -> dict:
         """The settings the compiled search reads (validated by search.make_params)."""
         return make_params(**{k: v for k, v in asdict(self).items()
-                              if k not in ("threads", "reuse_tree", "root_halving")})
+                              if k not in ("threads", "reuse_tree", "root_halving", "model")})
+
+    def value_model(self) -> ValueModel | None:
+        """The value network the search evaluates leaves with (None for leaf="rollout")."""
+        if self.leaf == "rollout":
+            return None
+        if self.model is None:
+            return _shipped_model()
+        if not isinstance(self.model, str):
+            raise BarcelonaError(f"search setting model must be a file path or None, not {self.model!r}")
+        return ValueModel.load(self.model)
+
+
+_SHIPPED: list = []
+
+
+def _shipped_model() -> ValueModel:
+    """The package's value model, loaded once per process."""
+    if not _SHIPPED:
+        _SHIPPED.append(ValueModel.default())
+    return _SHIPPED[0]
 
 
 @dataclass
@@ -177,6 +208,7 @@ class _Search:
         self.left = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else None
         self.deadline = time.monotonic() + limit.time if limit.time else None
         self.stopped = False
+        self.model: ValueModel | None = None        # the leaves' evaluation, if the engine has one
 
     def done(self) -> bool:
         if self.stopped:
@@ -258,6 +290,7 @@ class Engine:
             raise BarcelonaError(f"search setting root_halving must be true, false or None, not "
                                  f"{self.settings.root_halving!r}")
         self._params = self.settings.params()
+        self._model = self.settings.value_model()
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
             raise BarcelonaError(f"search settings threads x max_nodes ({self.settings.threads} x "
                                  f"{self.settings.max_nodes}) exceed {MAX_TOTAL_NODES:,} nodes "
@@ -303,13 +336,15 @@ class Engine:
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
         trees = self._reused_trees(state, player) if self.settings.reuse_tree else None
         if trees is None:
-            trees = [Tree(state, player, self._params, _mix_seed(call_seed, i))
+            trees = [Tree(state, player, self._params, _mix_seed(call_seed, i), self._model)
                      for i in range(self.settings.threads)]
         if self.settings.reuse_tree:
             self._last = (player, tuple(state.history()), state.clone(), trees)
         for t in trees:
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
-        return _Search(state, player, call_seed, trees, limit, halving)
+        search = _Search(state, player, call_seed, trees, limit, halving)
+        search.model = self._model
+        return search
 
     def _finish(self, search: _Search, answer):
         """Run `search` to its end and return answer(search); on Ctrl-C, SearchInterrupted with the answer so
@@ -475,42 +510,73 @@ def _candidates(search: _Search, view: State, top: int) -> list[MoveInfo]:
     return out
 
 
-def _analysis(search: _Search, top: int) -> Analysis:
-    state, trees = search.state, search.trees
-    its = sum(t.root_stats()["iterations"] for t in trees)
-    acts = sum(t.root_stats()["actions"] for t in trees)
-    k = state.num_players
-    score_sum = [0.0] * k
-    score_sq = [0.0] * k
-    win_sum = [0.0] * k
+def _root_sums(trees: list[Tree], k: int) -> tuple[int, list[float], list[float], list[list[float]]]:
+    """Over every tree's root statistics: iterations, and per player the sums of scores, of squared scores and
+    of VP by source at the end of the iterations."""
+    its, score_sum, score_sq = 0, [0.0] * k, [0.0] * k
     src_sum = [[0.0] * len(SOURCES) for _ in range(k)]
     for t in trees:
         rs = t.root_stats()
+        its += rs["iterations"]
         for q in range(k):
             score_sum[q] += rs["score_sum"][q]
             score_sq[q] += rs["score_sq"][q]
-            win_sum[q] += rs["win_sum"][q]
             for j in range(len(SOURCES)):
                 src_sum[q][j] += rs["src_sum"][q][j]
-    now = state.score_breakdown()
+    return its, score_sum, score_sq, src_sum
+
+
+def _root_value(search: _Search) -> tuple[list[float], list[float]]:
+    """The position's value with best play (KataGo's rootInfo): every player's win probability and expected
+    final score at the engine's best move (the first in _root_order), so that analyse, hints and best_move
+    agree."""
+    merged = search.merged()
+    kids = merged.root_children()
+    best = kids[_root_order(merged)[0]]
+    v = max(best["visits"], 1)
+    return [x / v for x in best["win"]], [x / v for x in best["score"]]
+
+
+def _split_by_source(now: dict, played: dict, current: float, expected: float) -> dict:
+    """Expected final VP by source: VP now, plus the VP still to come (expected - current) split in the
+    proportions the search's playouts scored them (exact for the v0 engine, whose expected score is theirs)."""
+    come = {src: played[src] - now[src] for src in SOURCES}
+    total = sum(come.values())
+    if total > 0.5:
+        return {src: now[src] + come[src] * (expected - current) / total for src in SOURCES}
+    out = dict(now)                                  # nothing scored in the playouts (the end is reached)
+    top = max(SOURCES, key=lambda src: now[src])
+    out[top] += expected - current
+    return out
+
+
+def _to_come(exp_src: dict, now: dict) -> dict:
+    finals = ("final_cobblestones", "final_passengers", "final_modernisme")
+    return {"cobblestones": exp_src["final_cobblestones"], "passengers": exp_src["final_passengers"],
+            "modernisme_tiles": exp_src["final_modernisme"],
+            "cerda_scorings": exp_src["cerda_scoring"] - now["cerda_scoring"],
+            "other_play": sum(exp_src[s] - now[s] for s in SOURCES if s not in finals + ("cerda_scoring",))}
+
+
+def _analysis(search: _Search, top: int) -> Analysis:
+    state, trees = search.state, search.trees
+    k = state.num_players
+    its, score_sum, score_sq, src_sum = _root_sums(trees, k)
+    acts = sum(t.root_stats()["actions"] for t in trees)
+    now, scores = state.score_breakdown(), state.scores()
+    win, expected = _root_value(search)
     n = max(its, 1)
     players = []
     for q in range(k):
         mean = score_sum[q] / n
         var = max(0.0, score_sq[q] / n - mean * mean)
-        exp_src = {SOURCES[j]: src_sum[q][j] / n for j in range(len(SOURCES))}
-        to_come = {
-            "cobblestones": exp_src["final_cobblestones"],
-            "passengers": exp_src["final_passengers"],
-            "modernisme_tiles": exp_src["final_modernisme"],
-            "cerda_scorings": exp_src["cerda_scoring"] - now[q]["cerda_scoring"],
-            "other_play": sum(exp_src[s] - now[q][s] for s in SOURCES
-                              if s not in ("final_cobblestones", "final_passengers", "final_modernisme",
-                                           "cerda_scoring")),
-        }
-        players.append(PlayerAnalysis(player=q, win_prob=win_sum[q] / n, expected_score=mean,
-                                      score_stdev=math.sqrt(var), current_score=state.scores()[q],
-                                      breakdown=exp_src, to_come=to_come))
+        if search.model is not None:                 # forecasts at the leaves: add the forecast's own error
+            var += search.model.score_error(state, q) ** 2
+        played = {SOURCES[j]: src_sum[q][j] / n for j in range(len(SOURCES))}
+        exp_src = _split_by_source(now[q], played, scores[q], expected[q])
+        players.append(PlayerAnalysis(player=q, win_prob=win[q], expected_score=expected[q],
+                                      score_stdev=math.sqrt(var), current_score=scores[q],
+                                      breakdown=exp_src, to_come=_to_come(exp_src, now[q])))
     nodes = sum(t.num_nodes for t in trees)
     return Analysis(player=search.player, iterations=its, actions_applied=acts, nodes=nodes,
                     bytes_per_node=Tree.node_bytes(), seed=search.call_seed,

@@ -1,15 +1,17 @@
 """Consistency checks of a state: components conserved, nothing negative or over capacity.
 
-``check_invariants(state)`` returns a list of problems (empty when the state is consistent). The random walks
-of the test suite through the Python API call it after every action; position loading uses it to reject
-impossible positions. Besides the components it checks what may be pending in each phase of a turn
-(``_turn_problems``) and runs the core's own memory-safety guard (``State._bounds_problem``: every value C uses as
-an index in range).
+``check_raw(raw, edition)`` returns the problems of a raw state dict (the StateC fields, core.pxd), every one of
+them (empty when the state is consistent): the components, and what may be pending in each phase of a turn
+(``_turn_problems``). The position loader runs it on every raw dict it builds, as a last guard before the core.
 
-This module is the readable reference. The core has a C twin (core.pyx ``state_invariant_problem``, in Python
-``State._invariant_problem()``: the same checks in the same order, the first problem in the same words) for the
-million-action walk of the tests (``State._walk_with_invariants``); tests/test_apply_undo.py checks that the two
-agree. A check added here belongs there too.
+``check_invariants(state)`` checks a State without leaving the core: the core's memory-safety guard (every value
+C uses as an index in range) and then the C twin of ``check_raw`` (core.pyx ``state_problem`` and
+``state_invariant_problem``, in Python ``State._invariant_problem()``: the same checks in the same order, the
+first problem in the same words). The random walks of the tests call it after every action, the long one in C
+(``State._walk_with_invariants``).
+
+This module is the readable reference. tests/test_raw_path.py checks that the C twin agrees with it on random,
+mutated and deliberately broken states; a check added here belongs there too.
 """
 from __future__ import annotations
 
@@ -262,9 +264,7 @@ def _turn_problems(raw: dict, t: dict, pls: list) -> list[str]:
 
 
 def check_invariants(state) -> list[str]:
-    """check_raw, plus the core's own memory-safety guard (every index in range, core.pyx raw_bounds_problem)."""
-    out = check_raw(state.raw(), state.game_data.edition)
-    problem = state._bounds_problem()
-    if problem is not None:
-        out.append(f"core bounds: {problem}")
-    return out
+    """The first problem of `state`, as a list (empty when it is consistent): the core's memory-safety guard
+    (core.pyx raw_bounds_problem, "core bounds: ..."), then check_raw's checks in C, in check_raw's words."""
+    problem = state._invariant_problem()
+    return [] if problem is None else [problem]

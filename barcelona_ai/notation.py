@@ -11,16 +11,17 @@ id range                    written as (example)                        also acc
 ==========================  ==========================================  =============================================
 A_PLACE + (c,r)*3 + top     ``place (2,3) W/M``  top W over bottom M,    ``place (2,3) W`` (top class only),
                             from the hand; ``place (2,3) W`` when        ``place (2,3)`` (if only one top is legal),
-                            only one citizen is held (R37, A2);          ``place (2,3) W on top``
-                            ``place (2,3) W on top`` without a hand
+                            only one citizen is held (R37, A2);          ``place (2,3) W on top``,
+                            ``place (2,3) W on top`` without a hand      ``place (2,3) top W bottom M``,
+                                                                         ``place (2,3) bottom M top W``
 A_INT_PICK + slot           ``pick slot 2 VP2`` (Intersection slot,      ``pick slot 2``, ``pick 2``, ``pick VP2``
                             its printed benefit; R62-R65)
 A_INT_DONE                  ``pick done``                                ``stop picking``
 A_GAIN_COINS                ``gain 2 coins`` (R42)                       ``gain coins``
 A_GAIN_CLOTH                ``gain 1 cloth + 3 VP`` (R42)                ``gain cloth``
 A_CERDA                     ``Cerda +2`` (R89)                           ``cerda``
-A_COBBLE + side             ``cobble r2c5`` (Sidewalk row 2, col 5;      ``sidewalk r2c5``, ``r2c5``
-                            R46)
+A_COBBLE + side             ``cobble r2c5`` (Sidewalk row 2, col 5;      ``sidewalk r2c5``, ``r2c5``, ``c5r2``
+                            R46)                                         (the letters name the axes)
 A_STREET + space            ``narrow V(0,1)`` / ``wide H(1,2)`` /        ``street V(0,1)``, ``V(0,1)``
                             ``wide D(2)`` (R50-R55)
 A_INTERSECTION + crossing   ``intersection (1,1)`` (R57)                 ``int (1,1)``
@@ -47,8 +48,13 @@ A_REVEAL + tile (chance)    ``reveal SC07`` (R73, R111)                  ``revea
 any legal id                                                             the bare integer, e.g. ``114``
 ==========================  ==========================================  =============================================
 
-Citizen classes: ``W`` Working, ``M`` Middle, ``U`` Upper. Modernisme tiles are named by their condition id
-(``SC05``); should an edition print two tiles with one condition, the later ones get ``#2``, ``#3``...
+Citizen classes: ``W`` Working, ``M`` Middle, ``U`` Upper. Two citizens on a crossing are written top first,
+``W/M`` (W on top of M), in the move notation and on the text board alike; a position document lists them
+bottom first (``"citizens": ["MIDDLE", "WORKING"]``, docs/positions.md), so where the order could be mistaken
+it can be named: ``place (2,3) top W bottom M``. Coordinates: a crossing is ``(c,r)``, column then row, as the
+board's ``c0..c4`` and ``r0..r4``; a Sidewalk space names its axes, ``r2c5`` (or ``c5r2``). Modernisme tiles
+are named by their condition id (``SC05``); should an edition print two tiles with one condition, the later ones
+get ``#2``, ``#3``...
 
 Only two forms depend on the state: the bottom citizen of ``place`` (taken from the hand of the player to move)
 and the Cloth part of a resource split (from the decision's total). Both have a context-free form that is also
@@ -213,13 +219,15 @@ def _place_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list
     c, top = i // 3, i % 3
     xy = _crossing(c)
     short = f"place {xy} {CLASS_LETTERS[top]}"
-    extra = [short, f"place {xy}", f"{short} on top"]
+    named = f"place {xy} top {CLASS_LETTERS[top]}"
+    extra = [short, f"place {xy}", f"{short} on top", named]
     if ctx is not None and ctx.hand is not None and all(h >= 0 for h in ctx.hand) and ctx.hand[top] > 0:
         rest = list(ctx.hand)
         rest[top] -= 1
         if sum(rest) > 0:
-            bottom = next(k for k in range(3) if rest[k] > 0)
-            return f"{short}/{CLASS_LETTERS[bottom]}", extra
+            bottom = CLASS_LETTERS[next(k for k in range(3) if rest[k] > 0)]
+            extra += [f"{named} bottom {bottom}", f"place {xy} bottom {bottom} top {CLASS_LETTERS[top]}"]
+            return f"{short}/{bottom}", extra
         return short, extra
     return f"{short} on top", extra
 
@@ -239,8 +247,8 @@ def _gain_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[
 
 
 def _cobble_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
-    rc = f"r{i // 6}c{i % 6}"
-    return f"cobble {rc}", [f"sidewalk {rc}", rc, f"cobblestone {rc}"]
+    rc, cr = f"r{i // 6}c{i % 6}", f"c{i % 6}r{i // 6}"         # the letters name the axes: either order
+    return f"cobble {rc}", [f"sidewalk {rc}", rc, f"cobblestone {rc}", f"cobble {cr}", f"sidewalk {cr}", cr]
 
 
 def _street_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
@@ -447,18 +455,31 @@ def _some_legal(legal: list[int], strings: list[str], k: int = 8) -> str:
 
 
 _PLACEMENT = re.compile(r"^\s*(?:place\s*)?\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*([wmu])(?:\s*/\s*([wmu]))?\s*$", re.I)
+_NAMED_PLACEMENT = re.compile(r"^\s*(?:place\s*)?\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*"
+                              r"(?:top\s*([wmu])(?:\s*,?\s*bottom\s*([wmu]))?|bottom\s*([wmu])\s*,?\s*top\s*([wmu]))"
+                              r"\s*$", re.I)
 
 
 def parse_placement(text: Any) -> tuple[int, int, int, int | None] | None:
     """A placement written with the citizens placed, as read at a real table where the hand is not known:
-    ``place (c,r) T/B`` (top over bottom) or ``place (c,r) T`` (one citizen); ``place`` may be left out, case
-    and spacing do not matter. Returns (column, row, top class, bottom class or None), classes 0..2 for W, M,
-    U; None when the text is not of that form. The crossing is not checked (the board's are 0..4)."""
-    m = _PLACEMENT.match(text) if isinstance(text, str) else None
-    if not m:
+    ``place (c,r) T/B`` (top over bottom, as the board writes a crossing), ``place (c,r) T`` (one citizen), or
+    with the order named, ``place (c,r) top T bottom B`` / ``place (c,r) bottom B top T``; ``place`` may be
+    left out, case and spacing do not matter. Returns (column, row, top class, bottom class or None), classes
+    0..2 for W, M, U; None when the text is not of that form. The crossing is not checked (the board's are
+    0..4)."""
+    if not isinstance(text, str):
         return None
-    bottom = CLASS_LETTERS.index(m.group(4).upper()) if m.group(4) else None
-    return int(m.group(1)), int(m.group(2)), CLASS_LETTERS.index(m.group(3).upper()), bottom
+    m = _PLACEMENT.match(text)
+    if m:
+        c, r, top, bottom = m.groups()
+    else:
+        m = _NAMED_PLACEMENT.match(text)
+        if not m:
+            return None
+        c, r, top1, bottom1, bottom2, top2 = m.groups()
+        top, bottom = (top1, bottom1) if top1 else (top2, bottom2)
+    bottom = CLASS_LETTERS.index(bottom.upper()) if bottom else None
+    return int(c), int(r), CLASS_LETTERS.index(top.upper()), bottom
 
 
 def string_to_action(state: Any, text: Any) -> int:

@@ -34,15 +34,19 @@ import argparse
 import re
 import shutil
 import sys
-import threading
-import time
+import textwrap
 
 from . import cli_args as A
 from .core import CONSTANTS as C
 from .core import State
 from .errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError
+from .progress import SearchProgress
 from .record import InvalidRecordError, is_draw_for_other
-from .render import render_player
+from .render import render_player, render_state
+from .gamelog import move_gain, summary
+from .standing import standing_lines
+from .table_setup import SetupError, TableSetup, check_setup, read_setup_file, set_field
+from .table_setup import prompt as setup_prompt
 from .session import (CLASSES, Session, draw_entry, other_placement, own_draw, play_session, reveal_action,
                       table_session)
 from .session import hand_size as _hand_size
@@ -51,6 +55,8 @@ HELP = """Commands (at any prompt):
   1..N          play the numbered choice
   notation      type the move, e.g. 'place (1,2) W/M', 'gain 2 coins', 'end actions', 'wide H(1,2)'
   ? or hint     the engine's 3 best turn plans for you (win probability, expected final VP)
+  h1, h2, h3    play the next decision of hint 1, 2 or 3
+  eval          who is ahead and by how much: every player's win probability and expected final VP
   undo          take back your last decision (and everything played after it)
   board         the whole table
   show N        player N's board ('show' alone: yours)
@@ -78,51 +84,6 @@ class _Stop(Exception):
 
 class _Undo(Exception):
     """The user asked to take back their last decision."""
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# progress indicator
-
-class Spinner:
-    """'thinking |' with the seconds spent, redrawn on one line of `stream` (stderr) while the engine searches.
-    Only when the stream is a terminal: piped output gets nothing, so it cannot garble a transcript."""
-
-    FRAMES = "|/-\\"
-
-    def __init__(self, label: str = "thinking", stream=None, interval: float = 0.1):
-        self.label = label
-        self.stream = sys.stderr if stream is None else stream
-        self.interval = interval
-        isatty = getattr(self.stream, "isatty", None)
-        self.active = bool(isatty and isatty())
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._width = 0
-
-    def _run(self) -> None:
-        start = time.monotonic()
-        i = 0
-        while True:
-            text = f"\r{self.label} {self.FRAMES[i % len(self.FRAMES)]} {time.monotonic() - start:4.1f} s"
-            self._width = max(self._width, len(text))
-            self.stream.write(text)
-            self.stream.flush()
-            i += 1
-            if self._stop.wait(self.interval):
-                break
-
-    def __enter__(self) -> "Spinner":
-        if self.active:
-            self._thread = threading.Thread(target=self._run, daemon=True)
-            self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._thread is not None:
-            self._stop.set()
-            self._thread.join()
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -203,7 +164,8 @@ def _show(sess: Session, text: str) -> None:
 
 
 def print_board(sess: Session) -> None:
-    _show(sess, sess.state.render())
+    """The whole table, with markers on what changed since the seat's last decision."""
+    _show(sess, render_state(sess.state, sess.board_marks()))
 
 
 def print_compact(sess: Session) -> None:
@@ -217,18 +179,53 @@ def print_compact(sess: Session) -> None:
     print(_status_tail(s))
 
 
-def hints(sess: Session) -> None:
+def _not_your_turn(sess: Session) -> bool:
     s = sess.state
     if s.is_chance_node() or s.is_terminal() or s.current_player() != sess.seat:
         print(f"  Hints are for your own decisions ({sess.name(sess.seat)}); it is not your turn.")
+        return True
+    return False
+
+
+def hints(sess: Session) -> None:
+    """The engine's 3 best turn plans for the seat, with the iterations they took (h1..h3 play them)."""
+    if _not_your_turn(sess):
         return
     me = sess.seat
-    with Spinner("thinking"):
-        plans = sess.engine.hints(s, sess.limit, top=3)
-    print(f"  Hints for {sess.name(me)} ({_limit_text(sess.limit)}):")
+    with SearchProgress(sess.engine, sess.hint_limit, "thinking") as sp:
+        plans = sess.hints()
+    print(f"  Hints for {sess.name(me)} ({_done_text(sess.hint_limit, sp.iterations)}; h1..h{len(plans)} plays "
+          "one):")
     for i, h in enumerate(plans, 1):
         print(f"  {i}. {' ; '.join(h.moves)}")
         print(f"     win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f} (visits {h.visits})")
+
+
+def _done_text(limit, iterations: int) -> str:
+    if limit.iterations:
+        return f"{iterations or limit.iterations} iterations"
+    return f"{limit.time:g} s, {iterations} iterations"
+
+
+def play_hint(sess: Session, k: int) -> int | None:
+    """The next decision of hint k: from the last hints if the turn followed that plan, else from new ones."""
+    if _not_your_turn(sess):
+        return None
+    a = sess.planned_action(k) if sess.plans else None
+    if a is None:
+        hints(sess)
+        a = sess.planned_action(k)
+    if a is None:
+        print(f"  Hint {k} does not apply here: type a choice.")
+    return a
+
+
+def print_eval(sess: Session) -> None:
+    """Who is ahead, as the seat sees it (standing.evaluate: nothing the seat cannot see is read, A6)."""
+    with SearchProgress(sess.engine, sess.hint_limit, "evaluating"):
+        st = sess.evaluate()
+    for line in standing_lines(st, sess.name):
+        print("  " + line)
 
 
 def show_player(sess: Session, arg: str) -> None:
@@ -257,6 +254,20 @@ def ask_loop(sess: Session, con: Console, prompt: str, labels: list[str] | None,
         if low in ("?", "hint", "hints"):
             hints(sess)
             continue
+        if low in ("eval", "evaluate", "e"):
+            print_eval(sess)
+            continue
+        if re.fullmatch(r"h\d", low):
+            try:
+                a = play_hint(sess, int(low[1:]))
+            except BarcelonaError as exc:
+                print(f"  {exc}")
+                continue
+            if a is not None and labels is not None:
+                return ("id", a)
+            if a is not None:
+                print("  Type the move itself here (hints play your own decisions).")
+            continue
         if low == "undo":
             raise _Undo()
         if low in ("board", "table"):
@@ -278,6 +289,8 @@ def ask_loop(sess: Session, con: Console, prompt: str, labels: list[str] | None,
             continue
         if low in ("quit", "exit", "q"):
             print("Game stopped.")
+            if sess.unsaved():
+                offer_save(sess, con)
             raise _Stop(0)
         if re.fullmatch(r"\d+", text):
             k = int(text)
@@ -296,8 +309,9 @@ def ask_loop(sess: Session, con: Console, prompt: str, labels: list[str] | None,
             print(f"  {exc}")
 
 
-def choose_legal(sess: Session, con: Console, who: str, help_text: str) -> int:
-    """A numbered choice among the legal actions (or their notation)."""
+def choose_legal(sess: Session, con: Console, who: str, help_text: str, note=None) -> int:
+    """A numbered choice among the legal actions (or their notation); `note()` prints just above the first
+    prompt (the 'since your last turn' summary)."""
     s = sess.state
     legal = s.legal_actions()
     labels = [s.action_to_string(a) for a in legal]
@@ -306,6 +320,8 @@ def choose_legal(sess: Session, con: Console, who: str, help_text: str) -> int:
         print(columns(labels))
 
     redraw()
+    if note is not None:
+        note()
     k = ask_loop(sess, con, f"{who} [1-{len(labels)}, move, ? hint, help]: ", labels,
                  lambda t: ("id", s.string_to_action(t)), help_text, redraw)
     if isinstance(k, tuple):
@@ -326,17 +342,32 @@ def _turn_header(sess: Session) -> bool:
 
 
 def _push_decision(sess: Session, a: int, typed: bool, only: bool = False) -> None:
-    """Play decision `a` of the player to move and print it with the VP it gained."""
+    """Play decision `a` of the player to move and print it with the VP it gained (a scoring it triggered is
+    an event line of its own, gamelog)."""
     s = sess.state
     p = s.current_player()
-    before = s.scores()[p]
     text = s.action_to_string(a)
+    before = s.clone()
     sess.push(sess.entry(a), typed)
-    gain = sess.state.scores()[p] - before
-    if only:
-        print(f"  {sess.name(p)}: {text}{f' ({gain:+d} VP)' if gain else ''}   (only choice)")
-    else:
-        print(f"  {sess.name(p)}: {text}" + (f"   ({gain:+d} VP)" if gain else ""))
+    gain = move_gain(before, sess.state, p)
+    print(f"  {sess.name(p)}: {text}" + (f"   ({gain:+d} VP)" if gain else "") + ("   (only choice)" if only else ""))
+    print_events(sess)
+
+
+def print_events(sess: Session) -> None:
+    """The events the last entry brought: scorings, the Modernisme refresh, the final scoring."""
+    for text in sess.events_of_last_entry():
+        for i, line in enumerate(textwrap.wrap(text, 104)):
+            print(("  * " if i == 0 else "    ") + line)
+
+
+def print_since_last_turn(sess: Session) -> None:
+    """What happened since the seat's last decision, next to the prompt (the board above it is long)."""
+    lines = summary(sess.since_last_turn(), sess.name)
+    if lines:
+        print("Since your last turn:")
+        for line in lines:
+            print("  " + line)
 
 
 def _announce_chance(sess: Session, a: int) -> None:
@@ -400,30 +431,27 @@ def run_play(sess: Session) -> int:
             a = sess.chance_outcome()
             _announce_chance(sess, a)
             sess.push(sess.entry(a), False)
+            print_events(sess)
             continue
         started = _turn_header(sess)
         p = s.current_player()
         legal = s.legal_actions()
-        before = s.scores()[p]
         if len(legal) == 1:
             _push_decision(sess, legal[0], False, only=True)
             continue
         if p == sess.seat:
             _human_turn_view(sess, started)
             try:
-                a = choose_legal(sess, con, "Your choice", HELP)
+                a = choose_legal(sess, con, "Your choice", HELP,
+                                 note=(lambda: print_since_last_turn(sess)) if started else None)
             except _Undo:
                 print("  " + sess.undo())
                 continue
             _push_decision(sess, a, True)
             continue
-        with Spinner(f"{sess.name(p)} is thinking"):
+        with SearchProgress(sess.engine, sess.limit, f"{sess.name(p)} is thinking"):
             best = sess.engine_move()
-        a = best.action
-        text = s.action_to_string(a)
-        sess.push(sess.entry(a), False)
-        gain = sess.state.scores()[p] - before
-        print(f"  {sess.name(p)}: {text}   ({gain:+d} VP, win {best.win_prob[p]:.0%})")
+        _push_decision(sess, best.action, False)       # its win estimate is not shown: it reads its hand (A6)
 
 
 def _limit(args):
@@ -431,6 +459,16 @@ def _limit(args):
     if args.iterations is not None:
         return Limit(iterations=args.iterations)
     return Limit(time=args.time)
+
+
+def _hint_limit(args, limit):
+    """The budget of the player's own hints and eval: --hint-iterations, --hint-time, else the engine's."""
+    from .engine import Limit
+    if getattr(args, "hint_iterations", None) is not None:
+        return Limit(iterations=args.hint_iterations)
+    if getattr(args, "hint_time", None) is not None:
+        return Limit(time=args.hint_time)
+    return limit
 
 
 def _run_session(run, sess) -> int:
@@ -451,10 +489,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     """A game against the engine. Without --seed the chance seed is secret until the game is over (it would
     tell every hand and every future draw); a save before the end hides the engine's citizens (seen_by)."""
     limit = _limit(args)
-    sess = play_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup, load=args.load)
+    hint_limit = _hint_limit(args, limit)
+    sess = play_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup, load=args.load,
+                        hint_limit=hint_limit)
     record = sess.record
     print(f"barcelona-ai play: {record.players} players; you are P{args.seat}; the others are the ISMCTS engine "
-          f"({_limit_text(limit)} a decision).")
+          f"({_limit_text(limit)} a decision; your hints and eval: {_limit_text(hint_limit)}).")
     if sess.secret_seed:
         print("Chance comes from a secret seed: the replay key is shown when the game is over.")
     else:
@@ -494,6 +534,7 @@ def _table_chance(sess: Session, con: Console) -> None:
         cur = sess.push_hidden_draw()
         print(f"  {sess.name(cur)} draws a citizen: hidden from you; the engine samples it from "
               "the unseen citizens.")
+        print_events(sess)
         return
     if own_draw(s, sess.seat):
         _table_own_draw(sess, con)
@@ -502,6 +543,7 @@ def _table_chance(sess: Session, con: Console) -> None:
     if len(legal) == 1:
         print(f"  Modernisme display: {s.action_to_string(legal[0])} (the last tile of the stack).")
         sess.push(sess.entry(legal[0]), False)
+        print_events(sess)
         return
     _table_reveal(sess, con, legal)
 
@@ -517,6 +559,7 @@ def _table_own_draw(sess: Session, con: Console) -> None:
     entry = k if isinstance(k, dict) else draw_entry(offered[k])
     sess.push(entry, True)
     print(f"  You: {entry['move']}")
+    print_events(sess)
 
 
 def _table_reveal(sess: Session, con: Console, legal: list[int]) -> None:
@@ -529,6 +572,7 @@ def _table_reveal(sess: Session, con: Console, legal: list[int]) -> None:
     a = k[1] if isinstance(k, tuple) else legal[k]
     sess.push(sess.entry(a), True)
     print(f"  Modernisme display: {s.action_to_string(a)}")
+    print_events(sess)
 
 
 def _table_decision(sess: Session, con: Console) -> None:
@@ -550,7 +594,8 @@ def _table_decision(sess: Session, con: Console) -> None:
         print()
         print_compact(sess)
     who = "Your choice" if p == sess.seat else f"{sess.name(p)}'s choice"
-    _push_decision(sess, choose_legal(sess, con, who, TABLE_HELP), True)
+    note = (lambda: print_since_last_turn(sess)) if started and p == sess.seat else None
+    _push_decision(sess, choose_legal(sess, con, who, TABLE_HELP, note), True)
 
 
 def _table_other_placement(sess: Session, con: Console, started: bool) -> None:
@@ -569,17 +614,104 @@ def _table_other_placement(sess: Session, con: Console, started: bool) -> None:
         print(f"  {exc}")
         return
     print(f"  {sess.name(p)}: {entry['move']}")
+    print_events(sess)
+
+
+SETUP_OPTIONS = ("actions", "cerda", "display", "services", "hand")
+
+
+def table_setup_from_args(args: argparse.Namespace) -> TableSetup | None:
+    """The table's setup from --setup-file and the setup options (missing fields are asked later); None when
+    the game starts from --load, --position or a practice --seed, which bring their own setup."""
+    given = [f"--{f}" for f in SETUP_OPTIONS if getattr(args, f) is not None]
+    given += ["--setup-file"] if args.setup_file else []
+    start = "--load" if args.load else "--position" if args.position else "--seed" if args.seed is not None \
+        else None
+    if start:
+        if given:
+            raise SetupError(f"{given[0]}: the setup options describe a new game at a table, and {start} brings "
+                             "its own setup: give one or the other")
+        return None
+    setup = TableSetup()
+    if args.setup_file:
+        read_setup_file(args.setup_file, setup)
+    options = [("players", args.players), ("seat", args.seat)] + [(f, getattr(args, f)) for f in SETUP_OPTIONS]
+    if args.setup == "printed" and args.actions is None:
+        options.append(("actions", "printed"))
+    for name, value in options:
+        if value is not None:
+            try:
+                set_field(setup, name, str(value))
+            except SetupError as exc:
+                raise SetupError(f"--{name}: {exc}") from None
+    return setup
+
+
+def ask_table_setup(con: Console, setup: TableSetup) -> None:
+    """Ask for every field of the setup not given yet, each checked as it is typed (help, quit work)."""
+    print("Setting up from the table: type what lies on it (help explains, quit stops).")
+    while True:
+        for name in setup.missing():
+            _ask_setup_field(con, setup, name)
+        try:
+            check_setup(setup)
+            return
+        except SetupError as exc:
+            print(f"  {exc}")
+            setup.display = None                # the one check across fields: a Cerdà twin on the display
+
+
+def _ask_setup_field(con: Console, setup: TableSetup, name: str) -> None:
+    while getattr(setup, name) is None:
+        text = con.ask(f"{setup_prompt(name, setup)}: ")
+        low = text.lower()
+        if low in ("quit", "exit", "q"):
+            print("Setup stopped.")
+            raise _Stop(0)
+        if low in ("help", "h", "?") or not text:
+            print(SETUP_HELP)
+            continue
+        try:
+            set_field(setup, name, text)
+        except SetupError as exc:
+            print(f"  {exc}")
+
+
+SETUP_HELP = """The setup as it lies on the table (rules R10-R32); each answer is checked at once:
+  players   2, 3 or 4                 seat      yours: 0 is the first player (R31), then clockwise
+  actions   the 11 action tiles (R11) by the board's codes: the 5 at the foot of columns c0..c4 left to
+            right, the 5 at the end of rows r0..r4 top to bottom, then the diagonal's, e.g.
+            COB INT CER WID IMP / CLO PS TAK COI NAR / TRM   ('printed' for the printed actions)
+            codes: COI Gain 2 Coins, CLO Gain 1 Cloth + 3 VP, COB Place Cobblestone, WID Build 1 Wide
+            Street, NAR Build 2 Narrow Streets, INT Build an Intersection, IMP Improve Modernisme,
+            TAK Take Modernisme, PS Build a Public Service, TRM Move your Tram, CER Cerda +2
+  cerda     the Cerda Scoring tiles of sections 1, 2, 3 (R14), e.g. SC01 SC03 SC14 (or 1 3 14)
+  display   the 4 Modernisme tiles face up (R16), e.g. SC08 SC09 SC12 SC18
+  services  the 5 Public Service types in play (R17) by a word of their names, e.g. antoni pau museu
+  hand      your two citizens (R32): W, M or U, e.g. W M
+A setup file holds the same as 'field: value' lines: barcelona-ai table --setup-file FILE."""
 
 
 def cmd_table(args: argparse.Namespace) -> int:
     limit = _limit(args)
-    sess = table_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup,
-                         load=args.load, position=args.position)
+    table = table_setup_from_args(args)
+    if table is not None and table.missing():
+        try:
+            ask_table_setup(Console(), table)
+        except _Stop as stop:
+            return stop.code
+    sess = table_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup or "random",
+                         load=args.load, position=args.position, table=table)
     start = (f"record {args.load}" if args.load else f"position {args.position}" if args.position
-             else f"a new game from seed {sess.seed}")
-    print(f"barcelona-ai table: {sess.record.players} players, {start}; you are P{args.seat}. Type every decision "
-          "of every player, your own draws and the Modernisme reveals; the other players' draws are sampled.")
-    print(f"Hints: ? on your turn ({_limit_text(limit)}). Type help for the commands.")
+             else "the table's setup" if table is not None else f"a practice game from seed {sess.seed}")
+    print(f"barcelona-ai table: {sess.record.players} players, {start}; you are P{sess.seat}. Type every "
+          "decision of every player, your own draws and the Modernisme reveals; the other players' draws are "
+          "sampled.")
+    if table is not None:
+        print("Setup (a file with these lines starts the same game: --setup-file FILE):")
+        for line in table.summary():
+            print(f"  {line}")
+    print(f"Hints: ? on your turn, eval at any prompt ({_limit_text(limit)}). Type help for the commands.")
     return _run_session(run_table, sess)
 
 
@@ -594,23 +726,49 @@ def register(sub):
     p.add_argument("--seat", type=A.seat, default=0, help="your seat, 0..players-1 (default 0)")
     p.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds a decision (default 1.0)")
     p.add_argument("--iterations", type=A.iterations, default=None,
-                   help="engine iterations a decision (overrides --time)")
+                   help="engine iterations a decision, instead of --time (default: none, --time)")
+    p.add_argument("--hint-time", type=A.search_seconds, default=None, metavar="S",
+                   help="seconds for your hints and eval (default: the engine's budget, --time/--iterations)")
+    p.add_argument("--hint-iterations", type=A.iterations, default=None, metavar="N",
+                   help="iterations for your hints and eval, instead of --hint-time (default: the engine's budget)")
     p.add_argument("--seed", type=A.seed, default=None,
                    help="setup and chance seed (default: a secret one, shown when the game is over)")
-    p.add_argument("--setup", choices=("random", "printed"), default="random")
-    p.add_argument("--load", metavar="RECORD.json", default=None, help="continue a saved game record")
+    p.add_argument("--setup", choices=("random", "printed"), default="random",
+                   help="shuffled (R11) or printed action tiles")
+    p.add_argument("--load", metavar="RECORD.json", default=None,
+                   help="continue a saved game record (default: a new game)")
     p.set_defaults(func=cmd_play)
     t = sub.add_parser("table", help="enter a game played at a real table, with hints on your turn",
                        description="Table mode: type every decision of every player, your own draws and the "
                                    "Modernisme reveals; the others' draws are hidden and sampled. Exit code 0 "
                                    "when the game ends or on quit, 1 if the input ends first.")
-    t.add_argument("--players", type=A.players, default=None, help="2..4 (default 4, or the position's)")
-    t.add_argument("--seat", type=A.seat, default=0, help="your seat, 0..players-1 (default 0)")
-    t.add_argument("--position", metavar="FILE", default=None, help="start from a position JSON (docs/positions.md)")
-    t.add_argument("--load", metavar="RECORD.json", default=None, help="continue a saved table record")
-    t.add_argument("--seed", type=A.seed, default=None, help="setup seed of a new game; seed of the sampled hands")
-    t.add_argument("--setup", choices=("random", "printed"), default="random")
-    t.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds for a hint (default 1.0)")
+    t.add_argument("--players", type=A.players, default=None,
+                   help="2..4 (default: asked, or the record's or position's)")
+    t.add_argument("--seat", type=A.seat, default=None,
+                   help="your seat, 0..players-1 (default: asked, or the viewpoint of the record or position)")
+    t.add_argument("--actions", metavar="TILES", default=None,
+                   help="the 11 action tiles: columns c0..c4, rows r0..r4, diagonal, e.g. 'COB INT CER WID IMP / "
+                        "CLO PS TAK COI NAR / TRM', or 'printed' (default: asked)")
+    t.add_argument("--cerda", metavar="TILES", default=None,
+                   help="the Cerda Scoring tiles of sections 1-3, e.g. 'SC01 SC03 SC14' (default: asked)")
+    t.add_argument("--display", metavar="TILES", default=None,
+                   help="the 4 Modernisme tiles on the display, e.g. 'SC08 SC09 SC12 SC18' (default: asked)")
+    t.add_argument("--services", metavar="TYPES", default=None,
+                   help="the 5 Public Service types, e.g. 'antoni pau universitat museu pavello' (default: asked)")
+    t.add_argument("--hand", metavar="CITIZENS", default=None, help="your two citizens, e.g. 'W M' (default: asked)")
+    t.add_argument("--setup-file", metavar="FILE", default=None,
+                   help="the setup as 'field: value' lines (players, seat, actions, cerda, display, services, "
+                        "hand; default: none)")
+    t.add_argument("--position", metavar="FILE", default=None,
+                   help="start from a position JSON (docs/positions.md; default: none)")
+    t.add_argument("--load", metavar="RECORD.json", default=None, help="continue a saved table record (default: none)")
+    t.add_argument("--seed", type=A.seed, default=None,
+                   help="practice: the setup of new_game(players, seed) instead of the table's; also the seed of "
+                        "the sampled hidden hands (default: none; hands sampled with seed 0)")
+    t.add_argument("--setup", choices=("random", "printed"), default=None,
+                   help="with --seed: shuffled or printed action tiles (default random); without: 'printed' is "
+                        "--actions printed")
+    t.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds for a hint or eval (default 1.0)")
     t.add_argument("--iterations", type=A.iterations, default=None,
-                   help="engine iterations for a hint (overrides --time)")
+                   help="engine iterations for a hint or eval, instead of --time (default: none, --time)")
     t.set_defaults(func=cmd_table)

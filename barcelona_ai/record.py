@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,8 +196,10 @@ class GameRecord:
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=1)
 
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.dumps() + "\n", encoding="utf-8")
+    def save(self, path: str | Path, overwrite: bool = True) -> None:
+        """Write the record; with overwrite=False an existing file is left alone (FileExistsError)."""
+        with open(path, "w" if overwrite else "x", encoding="utf-8") as f:
+            f.write(self.dumps() + "\n")
 
     @staticmethod
     def from_json(doc: Any) -> "GameRecord":
@@ -311,7 +314,25 @@ class GameRecord:
     def load(path: str | Path) -> "GameRecord":
         what = f"record {show_path(path)}"
         data = read_bytes(path, what, InvalidRecordError)
-        return GameRecord.from_json(parse_json(data, what, InvalidRecordError))
+        doc = parse_json(data, what, InvalidRecordError)
+        if isinstance(doc, dict) and doc.get("format") == "barcelona-position":
+            raise InvalidRecordError(f"{show_path(path)} is a position, not a game record: start from it with "
+                                     "'table --position FILE', or ask 'hint FILE' / 'analyse FILE'")
+        return GameRecord.from_json(doc)
+
+
+def numbered_paths(folder: str | Path, count: int, force: bool = False, stem: str = "game") -> list[Path]:
+    """`count` record files folder/game-0001.json, ... for a run that writes games. Without `force` the
+    numbers go on after the highest game-NNNN.json already there, so that no record is overwritten; with
+    `force` they start at 1 (and overwrite)."""
+    folder = Path(folder)
+    start = 0
+    if not force:
+        pattern = re.compile(rf"{re.escape(stem)}-(\d+)\.json")
+        found = [int(m.group(1)) for f in folder.iterdir() if (m := pattern.fullmatch(f.name)) and f.is_file()] \
+            if folder.is_dir() else []
+        start = max(found, default=0)
+    return [folder / f"{stem}-{start + g:04d}.json" for g in range(1, count + 1)]
 
 
 MAX_SEED = 2 ** 64 - 1          # the core uses 64 bits of a seed: larger ones would replay another game

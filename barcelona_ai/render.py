@@ -65,8 +65,9 @@ def _wrap(head: str, items: list[str], sep: str = ", ") -> list[str]:
 class _View:
     """The state's view (State.view(), view.StateView) plus the edition tables, read once per rendering."""
 
-    def __init__(self, state: Any):
+    def __init__(self, state: Any, marks: dict | None = None):
         self.state = state
+        self.marks = marks or {}                # last-move markers: {"crossings"|"spaces"|"buildings": set}
         self.sv = state.view()
         self.ed = state.game_data.edition
         self.t = self.ed.t
@@ -126,7 +127,8 @@ def _corner_token(v: _View, bs: int) -> str:
     if v.sv.building_levels[bs] == 0:
         return ""
     marks = "".join(str(m) for m in v.sv.building_markers[bs])
-    return "C" + (marks or "-")
+    token = "C" + (marks or "-")
+    return f"<{token}>" if _is_marked(v, "buildings", bs) and len(token) <= 2 else token
 
 
 def _block_lines(v: _View, i: int, j: int) -> tuple[str, str]:
@@ -135,6 +137,8 @@ def _block_lines(v: _View, i: int, j: int) -> tuple[str, str]:
         tile, extra = _space_parts(v, 40 + i)
         if not tile and not extra:
             tile = "="
+        elif tile and _is_marked(v, "spaces", 40 + i):
+            tile = f"<{tile}>"
         a = "\\" + f"{tile:<4}" + f"{_corner_token(v, ne):>4}"
         b = f"{_corner_token(v, sw):<4}" + f"{extra:>4}" + "\\"
         return a, b
@@ -144,7 +148,16 @@ def _block_lines(v: _View, i: int, j: int) -> tuple[str, str]:
         return " " * 9, " " * 9
     name = "C" if lvl == 4 else f"L{lvl}"
     marks = "".join(str(m) for m in v.sv.building_markers[bs])
-    return f"{name:^9}", f"{'[' + (marks or '-') + ']':^9}"
+    return f"{_marked(v, 'buildings', bs, name, ''):^9}", f"{'[' + (marks or '-') + ']':^9}"
+
+
+def _is_marked(v: _View, kind: str, i: int) -> bool:
+    return i in v.marks.get(kind, ())
+
+
+def _marked(v: _View, kind: str, i: int, text: str, pad: str) -> str:
+    """`text` in <angle brackets> when the last moves changed it, else padded with `pad` on both sides."""
+    return f"<{text}>" if _is_marked(v, kind, i) else f"{pad}{text}{pad}"
 
 
 def _grid(v: _View) -> list[str]:
@@ -160,8 +173,11 @@ def _grid(v: _View) -> list[str]:
                 tile, extra = _space_parts(v, sp)
                 fill = "=" if v.t["space_wide"][sp] else "-"
                 body = tile + extra
-                line += (f" {body} " if body else "").center(9, fill)
-        out.append(line + " " + codes[5 + row])
+                cell = (_marked(v, "spaces", sp, body, " ") if body else "").center(9, fill)
+                if _is_marked(v, "crossings", row * 5 + c):
+                    cell = "<" + cell[1:]              # the crossing to the left changed
+                line += cell
+        out.append(line + ("<" if _is_marked(v, "crossings", row * 5 + 4) else " ") + codes[5 + row])
         if row == 4:
             break
         line_a, line_b = "   ", "   "
@@ -169,7 +185,7 @@ def _grid(v: _View) -> list[str]:
             sp = c * 4 + row
             tile, extra = _space_parts(v, sp)
             glyph = "||" if v.t["space_wide"][sp] else "|"
-            line_a += (tile or glyph).center(5)
+            line_a += (_marked(v, "spaces", sp, tile, "") if tile else glyph).center(5)
             line_b += (extra or glyph).center(5)
             if c < 4:
                 a, b = _block_lines(v, c, row)
@@ -186,6 +202,8 @@ def _grid_legend(v: _View) -> list[str]:
              "street: - narrow, = wide (| and || vertical); nN/nW tile of",
              "  player n, pn Passenger, Tn Tram; \\ diagonal D(k)",
              "block: L1-L3 or C corner, [markers bottom..top]"]
+    if v.marks:
+        lines.append(f"<...> and < after a crossing: {v.marks.get('label', 'changed by the last moves')}")
     items = []
     for k in sorted(set(v.sv.action_tiles)):
         if 0 <= k < len(ACTION_KINDS):
@@ -436,9 +454,10 @@ def _status(v: _View) -> str:
     return f"Player {cp} to move: {what}\n  [{where}; {n} legal]"
 
 
-def render_state(state: Any) -> str:
-    """The whole table as plain text (see the module docstring)."""
-    v = _View(state)
+def render_state(state: Any, marks: dict | None = None) -> str:
+    """The whole table as plain text (see the module docstring). `marks` (gamelog.changes) puts last-move
+    markers on the grid: <...> around a street tile or a building, '<' right of a crossing, that changed."""
+    v = _View(state, marks)
     sv = v.sv
     head = (f"Barcelona, {v.n} players, edition {state.edition}; round {sv.round_number}"
             + ("; END TRIGGERED" if sv.end_triggered else ""))

@@ -1,6 +1,7 @@
 # See search.pyx for details.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from .core cimport DataC, StateC, action_t, NSRC, MAX_PLAYERS
+from .evaluation cimport NetC
 
 cdef enum:
     KEY_HIDDEN_DRAW = 1000     # edge key of a citizen draw the searching player does not see
@@ -13,6 +14,11 @@ cdef enum:
 cdef enum:
     ROLLOUT_UNIFORM = 0        # uniformly random legal actions
     ROLLOUT_HEURISTIC = 1      # choose a kind of decision first, preferring doing over declining
+
+cdef enum:
+    LEAF_ROLLOUT = 0           # play the rollout policy to the end: the result is the iteration's value (v0)
+    LEAF_MODEL = 1             # the learned evaluation (evaluation.pyx) after rollout_depth policy actions
+    LEAF_MIX = 2               # both: the value blends the rollout's reward and the evaluation's by model_weight
 
 cdef struct NodeC:
     int32_t parent
@@ -41,6 +47,9 @@ cdef struct ParamsC:
     double widen_alpha         #   + 1 children, added in the rollout policy's order (0 = off: try every action)
     int expand_threshold       # a node below the root gets children only after this many visits; until then
                                #   the rollout policy plays from it (its decisions are better than untried ones)
+    int leaf                   # LEAF_*
+    int rollout_depth          # LEAF_MODEL: policy actions played from the leaf before the evaluation
+    double model_weight        # LEAF_MIX: weight of the evaluation's reward
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

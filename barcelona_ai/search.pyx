@@ -18,7 +18,7 @@ Nodes live in one growable C array (NodeC, 72 bytes); no Python object is touche
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport sqrt, log, exp, pow
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_current_player, state_legal_actions,
@@ -30,6 +30,7 @@ from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cur
                     A_END_ACTIONS, A_SAG_STEP, A_SAG_STOP, A_SAG_TILE, A_RES, A_DISCARD_COIN, A_BUILD,
                     A_DRAW, A_REVEAL, PH_DRAW)
 
+from .evaluation cimport NetC, ValueModel, net_evaluate
 from .errors import BarcelonaError
 
 cdef extern from *:
@@ -62,7 +63,13 @@ _weights = (1, 100, 1, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 1,
 for _i in range(NKINDS):
     KIND_WEIGHT[_i] = _weights[_i]
 
-cdef inline int action_kind(action_t a) noexcept nogil:
+cdef uint8_t ACTION_KIND[NUM_ACTIONS]     # action_kind of every action id, filled at import (a lookup, no branches)
+
+cdef inline int kind_of(action_t a) noexcept nogil:
+    return ACTION_KIND[a]
+
+cdef int action_kind(action_t a) noexcept nogil:
+    """The kind of decision an action id is (KIND_WEIGHT's order); ACTION_KIND holds it for every id."""
     if a < A_INT_PICK:
         return 0
     if a < A_INT_DONE:
@@ -101,12 +108,15 @@ cdef inline int action_kind(action_t a) noexcept nogil:
         return 17
     return 18
 
+for _i in range(NUM_ACTIONS):
+    ACTION_KIND[_i] = action_kind(_i)
+
 cdef inline int kind_counts(const action_t* acts, int n, int* count) noexcept nogil:
     """count[k]: the actions of kind k among acts; returns the total weight of the kinds present."""
     cdef int i, k, total = 0
     memset(count, 0, NKINDS * sizeof(int))
     for i in range(n):
-        count[action_kind(acts[i])] += 1
+        count[kind_of(acts[i])] += 1
     for k in range(NKINDS):
         if count[k]:
             total += KIND_WEIGHT[k]
@@ -124,7 +134,7 @@ cdef action_t heuristic_choice(const action_t* acts, int n, uint64_t* rng) noexc
             r -= KIND_WEIGHT[k]
     r = <int>rand_below(rng, count[k])
     for i in range(n):
-        if action_kind(acts[i]) == k:
+        if kind_of(acts[i]) == k:
             if r == 0:
                 return acts[i]
             r -= 1
@@ -138,27 +148,37 @@ BUILD_TYPE_WEIGHT[:] = [1, 1, 1, 100]       # Level-3 first: policy duels 2p 0.9
 
 cdef bint placement_enables_build(const DataC* d, const StateC* s, int c) noexcept nogil:
     """Whether a citizen on crossing c would complete the citizens around a building space that can still be
-    built on (someone else's citizen is already on another of its crossings)."""
-    cdef int j, q, bs, x
+    built on (someone else's citizen is already on another of its crossings): the space's occupied-crossings
+    mask (core BuildMasksC) without c's own bit."""
+    cdef int j, bs
     for j in range(d.cross_nbs[c]):
         bs = d.cross_bs[c * 6 + j]
         if s.bld_level[bs] >= 3:                  # Level-3 and Corner buildings cannot be overbuilt
             continue
-        for q in range(d.bs_ncross[bs]):
-            x = d.bs_cross[bs * 4 + q]
-            if x != c and s.cross_lo[x] >= 0:
-                return True
+        if s.masks.occ[bs] & ~d.cross_bs_bit[c * 6 + j]:
+            return True
     return False
+
+cdef inline int placement_weights(const DataC* d, const StateC* s, const action_t* acts, int n,
+                                  int* w) noexcept nogil:
+    """w[i]: the weight of placement acts[i] (PLACE_BUILD_WEIGHT where it enables a construction, else 1), found
+    once per crossing (a crossing's placements are consecutive: ids c * 3 + top class); returns their sum."""
+    cdef int i, c, last = -1, wc = 1, total = 0
+    for i in range(n):
+        c = (acts[i] - A_PLACE) // 3
+        if c != last:
+            last = c
+            wc = PLACE_BUILD_WEIGHT if placement_enables_build(d, s, c) else 1
+        w[i] = wc
+        total += wc
+    return total
 
 cdef action_t place_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
                            uint64_t* rng) noexcept nogil:
     """A placement, preferring crossings next to a building space with citizens already around it (so that a
     construction becomes possible this turn)."""
     cdef int w[MAX_LEGAL]
-    cdef int i, total = 0, r
-    for i in range(n):
-        w[i] = PLACE_BUILD_WEIGHT if placement_enables_build(d, s, (acts[i] - A_PLACE) // 3) else 1
-        total += w[i]
+    cdef int i, total = placement_weights(d, s, acts, n, w), r
     r = <int>rand_below(rng, total)
     for i in range(n):
         if r < w[i]:
@@ -193,10 +213,11 @@ cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, in
     """prior[i]: the probability that the heuristic rollout policy (policy_choice) plays acts[i]."""
     cdef int count[NKINDS]
     cdef int i, k, total = 0
+    cdef int w[MAX_LEGAL]
     if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:
+        total = placement_weights(d, s, acts, n, w)
         for i in range(n):
-            prior[i] = PLACE_BUILD_WEIGHT if placement_enables_build(d, s, (acts[i] - A_PLACE) // 3) else 1
-            total += <int>prior[i]
+            prior[i] = w[i]
     elif acts[0] >= A_BUILD and acts[n - 1] < A_DRAW:
         for i in range(n):
             prior[i] = BUILD_TYPE_WEIGHT[d.opt_type[acts[i] - A_BUILD]]
@@ -204,7 +225,7 @@ cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, in
     else:
         total = kind_counts(acts, n, count)
         for i in range(n):
-            k = action_kind(acts[i])
+            k = kind_of(acts[i])
             prior[i] = <double>KIND_WEIGHT[k] / count[k]
     for i in range(n):
         prior[i] /= total
@@ -240,6 +261,42 @@ cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, doubl
             if j != i and s.pl[j].score > best:
                 best = s.pl[j].score
         m = 1.0 / (1.0 + exp(-(s.pl[i].score - best) / p.margin_scale))
+        out[i] = m if p.reward == REWARD_MARGIN else p.mix_weight * win[i] + (1.0 - p.mix_weight) * m
+
+cdef int rollout_steps(const DataC* d, StateC* s, int policy, int steps, uint64_t* rng) noexcept nogil:
+    """At most `steps` actions (chance outcomes included) of the rollout policy; returns how many."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef int n, cp, count = 0
+    while count < steps:
+        cp = state_current_player(d, s)
+        if cp == TERMINAL:
+            break
+        if cp == CHANCE:
+            state_apply(d, s, state_sample_chance(d, s, rng))
+        else:
+            n = state_legal_actions(d, s, buf)
+            if policy == ROLLOUT_HEURISTIC:
+                state_apply(d, s, policy_choice(d, s, buf, n, rng))
+            else:
+                state_apply(d, s, buf[rand_below(rng, n)])
+        count += 1
+    return count
+
+cdef void forecast_rewards(const ParamsC* p, int n, const double* win, const double* score,
+                           double* out) noexcept nogil:
+    """reward_vector for a forecast: win probabilities in place of the win shares, expected final scores in place
+    of the final scores."""
+    cdef int i, j
+    cdef double best, m
+    for i in range(n):
+        if p.reward == REWARD_WIN:
+            out[i] = win[i]
+            continue
+        best = -1e18
+        for j in range(n):
+            if j != i and score[j] > best:
+                best = score[j]
+        m = 1.0 / (1.0 + exp(-(score[i] - best) / p.margin_scale))
         out[i] = m if p.reward == REWARD_MARGIN else p.mix_weight * win[i] + (1.0 - p.mix_weight) * m
 
 cdef double static_value(const DataC* d, const StateC* s, int p) noexcept nogil:
@@ -298,6 +355,10 @@ cdef class Tree:
     cdef int forced                # root action every iteration must take (sequential halving), -1 = none
     cdef int kept                  # the root action the last sequential halving kept, -1 = none
     cdef int stop_flag             # set by request_stop(): run() returns at the next iteration
+    cdef char pad[64]              # root-parallel Trees are separate objects, often adjacent on the heap: this
+                                   #   keeps the stop flag off the cache line of the next Tree's node count
+    cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX), None for LEAF_ROLLOUT
+    cdef const NetC* net           # its network, read without the GIL
 
     def __cinit__(self):
         self.nodes = NULL
@@ -307,7 +368,7 @@ cdef class Tree:
     def __dealloc__(self):
         free(self.nodes)
 
-    def __init__(self, State state, int player, dict params, seed):
+    def __init__(self, State state, int player, dict params, seed, ValueModel model=None):
         cdef int i
         if not 0 <= player < state.c.num_players:
             raise BarcelonaError(f"no seat {player} in a {state.c.num_players}-player game")
@@ -330,6 +391,16 @@ cdef class Tree:
         self.p.widen_c = params["widen_c"]
         self.p.widen_alpha = params["widen_alpha"]
         self.p.expand_threshold = params["expand_threshold"]
+        self.p.leaf = params["leaf"]
+        self.p.rollout_depth = params["rollout_depth"]
+        self.p.model_weight = params["model_weight"]
+        if self.p.leaf != LEAF_ROLLOUT and model is None:
+            raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model (evaluation.ValueModel)")
+        self.model = None
+        self.net = NULL
+        if self.p.leaf != LEAF_ROLLOUT:
+            self.model = model
+            self.net = &model.net
         self.forced = -1
         self.kept = -1
         self.stop_flag = 0
@@ -505,7 +576,7 @@ cdef class Tree:
         cdef action_t a
         cdef double r[MAX_PLAYERS]
         cdef double w[MAX_PLAYERS]
-        cdef double leaf[MAX_PLAYERS]
+        cdef double sc[MAX_PLAYERS]
         cdef const DataC* d = &self.data.c
         memcpy(&s, &self.root, sizeof(StateC))
         state_determinize(d, &s, self.root_player, &self.rng)            # 1. determinize
@@ -550,28 +621,58 @@ cdef class Tree:
                 self.nodes[node].to_move = state_current_player(d, &s)
             depth += 1
             path[depth] = node
-        if self.p.leaf_weight > 0:                                        # cheap evaluation of the leaf
-            leaf_values(d, &s, &self.p, leaf)
-        self.stats.actions += rollout(d, &s, self.p.rollout, &self.rng)   # 4. roll out
-        reward_vector(d, &s, &self.p, r)                                  # 5. back up (max^n)
-        if self.p.leaf_weight > 0:
-            for q in range(s.num_players):
-                r[q] = (1.0 - self.p.leaf_weight) * r[q] + self.p.leaf_weight * leaf[q]
-        state_returns(d, &s, w)
-        for i in range(depth + 1):
+        if self.p.leaf == LEAF_ROLLOUT:                                   # 4. evaluate the leaf
+            self.rollout_leaf(&s, r, w, sc)
+        else:
+            self.model_leaf(&s, r, w, sc)
+        for i in range(depth + 1):                                        # 5. back up (max^n)
             k = path[i]
             self.nodes[k].visits += 1
             for q in range(s.num_players):
                 self.nodes[k].value[q] += <float>r[q]
                 self.nodes[k].win[q] += <float>w[q]
-                self.nodes[k].score[q] += <float>s.pl[q].score
+                self.nodes[k].score[q] += <float>sc[q]
         for q in range(s.num_players):
-            self.stats.score_sum[q] += s.pl[q].score
-            self.stats.score_sq[q] += <double>s.pl[q].score * s.pl[q].score
+            self.stats.score_sum[q] += sc[q]
+            self.stats.score_sq[q] += sc[q] * sc[q]
             self.stats.win_sum[q] += w[q]
             for k in range(NSRC):
                 self.stats.src_sum[q * NSRC + k] += s.pl[q].vp_src[k]
         self.stats.iterations += 1
+
+    cdef void rollout_leaf(self, StateC* s, double* r, double* w, double* sc) noexcept nogil:
+        """v0: roll out to the end; the reward, win shares and scores are the game's (blended with the static
+        evaluation of the leaf when leaf_weight > 0)."""
+        cdef const DataC* d = &self.data.c
+        cdef double leaf[MAX_PLAYERS]
+        cdef int q
+        if self.p.leaf_weight > 0:                                        # cheap evaluation of the leaf
+            leaf_values(d, s, &self.p, leaf)
+        self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
+        reward_vector(d, s, &self.p, r)
+        if self.p.leaf_weight > 0:
+            for q in range(s.num_players):
+                r[q] = (1.0 - self.p.leaf_weight) * r[q] + self.p.leaf_weight * leaf[q]
+        state_returns(d, s, w)
+        for q in range(s.num_players):
+            sc[q] = s.pl[q].score
+
+    cdef void model_leaf(self, StateC* s, double* r, double* w, double* sc) noexcept nogil:
+        """The learned evaluation: win probabilities and expected final scores of the leaf (after rollout_depth
+        policy actions) are what the tree reports; the reward is the same function of them as a rollout's of a
+        finished game (forecast_rewards). LEAF_MIX also rolls out to the end and blends the two rewards."""
+        cdef const DataC* d = &self.data.c
+        cdef double played[MAX_PLAYERS]
+        cdef int q
+        if self.p.rollout_depth > 0:
+            self.stats.actions += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
+        net_evaluate(self.net, d, s, w, sc)
+        forecast_rewards(&self.p, s.num_players, w, sc, r)
+        if self.p.leaf == LEAF_MIX:
+            self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
+            reward_vector(d, s, &self.p, played)
+            for q in range(s.num_players):
+                r[q] = self.p.model_weight * r[q] + (1.0 - self.p.model_weight) * played[q]
 
     cdef inline bint stopped(self) noexcept nogil:
         return barcelona_load_flag(&self.stop_flag) != 0
@@ -742,11 +843,12 @@ def _count(name, value, lo, hi):
 
 
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
-               "turn_horizon", "widen_c", "widen_alpha", "expand_threshold"}
+               "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight"}
+LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX}
 
 
 def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
-                turn_horizon, widen_c, widen_alpha, expand_threshold):
+                turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight):
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
@@ -759,6 +861,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
         raise BarcelonaError(f"search setting turn_horizon must be true or false, not {turn_horizon!r}")
     if isinstance(margin_scale, (int, float)) and margin_scale <= 0:
         raise BarcelonaError(f"search setting margin_scale must be positive, not {margin_scale!r}")
+    if not isinstance(leaf, str) or leaf not in LEAVES:
+        raise BarcelonaError(f"search setting leaf must be one of {sorted(LEAVES)}, not {leaf!r}")
     return {"c_uct": _finite("c_uct", c_uct, 0.0, 100.0), "reward": rewards[reward],
             "mix_weight": _finite("mix_weight", mix_weight, 0.0, 1.0),
             "margin_scale": _finite("margin_scale", margin_scale, 0.0, 1e6), "rollout": rollouts[rollout],
@@ -767,7 +871,9 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
             "leaf_weight": _finite("leaf_weight", leaf_weight, 0.0, 1.0),
             "turn_horizon": 1 if turn_horizon else 0, "widen_c": _finite("widen_c", widen_c, 0.0, 1e6),
             "widen_alpha": _finite("widen_alpha", widen_alpha, 0.0, 1.0),
-            "expand_threshold": _count("expand_threshold", expand_threshold, 0, 1_000_000)}
+            "expand_threshold": _count("expand_threshold", expand_threshold, 0, 1_000_000),
+            "leaf": LEAVES[leaf], "rollout_depth": _count("rollout_depth", rollout_depth, 0, 10_000),
+            "model_weight": _finite("model_weight", model_weight, 0.0, 1.0)}
 
 
 def rollout_games(State state, int n, seed, policy="heuristic"):

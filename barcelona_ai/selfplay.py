@@ -16,7 +16,7 @@ from .arena import worker_pool
 from .bots import make_bot
 from .core import new_game
 from .playout import play_out
-from .record import GameRecord
+from .record import GameRecord, numbered_paths
 
 
 @dataclass
@@ -59,46 +59,52 @@ def _job(job: tuple) -> SelfplayGame:
 
 
 def record_path(out: Path, g: int) -> Path:
-    """The file of game g (1-based) in the folder `out`."""
+    """The file of game g (1-based) in the folder `out` when it holds no records yet."""
     return out / f"game-{g:04d}.json"
 
 
-def write_game(game: SelfplayGame, path: Path) -> None:
-    """Check that the game's record replays (GameRecord.from_json), then write it to `path`. An OSError
-    names `path` as its filename and says why in its strerror."""
+def write_game(game: SelfplayGame, path: Path, overwrite: bool = False) -> None:
+    """Check that the game's record replays (GameRecord.from_json), then write it to `path` (an existing file
+    only with `overwrite`). An OSError names `path` as its filename and says why in its strerror."""
     rec = GameRecord.from_json(game.record)
     try:
-        rec.save(path)
+        rec.save(path, overwrite=overwrite)
     except OSError as exc:
         raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
 
 
 def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup: str = "random",
-                 workers: int = 1,
-                 on_game: Callable[[int, SelfplayGame, Path], None] | None = None) -> SelfplayRun:
+                 workers: int = 1, on_game: Callable[[int, SelfplayGame, Path], None] | None = None,
+                 force: bool = False, progress: bool = False) -> SelfplayRun:
     """Play `games` games between the bots `specs` (one a seat) from setup seeds seed..seed+games-1 and write
     each record into the existing folder `out` as soon as it is done; `on_game(g, game, path)` reports game g
-    (1-based) after its file is written. With workers > 1 the games run in parallel processes (Ctrl-C ends
-    them at once); the games and files are the same either way."""
+    (1-based) after its file is written. No record is overwritten: the file numbers go on after the records
+    already in `out` (record.numbered_paths), unless `force` (then game-0001.json, ... are rewritten). With
+    workers > 1 the games run in parallel processes (Ctrl-C ends them at once); the games are the same either
+    way. `progress`: a progress bar on stderr (only on a terminal)."""
+    from .progress import bar
     out = Path(out)
+    paths = numbered_paths(out, games, force)
     jobs = [(list(specs), seed + g, seed + g, setup) for g in range(games)]
     run = SelfplayRun()
     t0 = time.perf_counter()
-    if workers > 1 and games > 1:
-        with worker_pool(min(workers, games)) as pool:
-            _write_all(pool.map(_job, jobs), out, run, on_game)
-    else:
-        _write_all(map(_job, jobs), out, run, on_game)
+    with bar(games, "selfplay", unit="game", enabled=progress) as tick:
+        if workers > 1 and games > 1:
+            with worker_pool(min(workers, games)) as pool:
+                _write_all(pool.map(_job, jobs), paths, run, on_game, force, tick)
+        else:
+            _write_all(map(_job, jobs), paths, run, on_game, force, tick)
     run.seconds = time.perf_counter() - t0
     return run
 
 
-def _write_all(results, out: Path, run: SelfplayRun, on_game) -> None:
+def _write_all(results, paths: list[Path], run: SelfplayRun, on_game, force: bool, tick) -> None:
     for g, game in enumerate(results, 1):
-        path = record_path(out, g)
-        write_game(game, path)
+        path = paths[g - 1]
+        write_game(game, path, overwrite=force)
         run.games.append(game)
         run.paths.append(path)
+        tick(1)
         if on_game is not None:
             on_game(g, game, path)
 

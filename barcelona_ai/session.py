@@ -15,6 +15,7 @@ import re
 
 from .core import CONSTANTS as C
 from .core import State, new_game
+from .gamelog import LogLine, changes, entry_lines
 from .errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError, PlayerCountError
 from .notation import CLASS_LETTERS as CLASSES
 from .notation import parse_placement
@@ -40,14 +41,19 @@ class Session:
         self.seat = seat
         self.seed = seed
         self.secret_seed = secret_seed       # drawn by the program, shown only when the game is over
-        self.limit = limit
+        self.limit = limit                   # the engine's budget a decision (play) or for hints (table)
+        self.hint_limit = limit              # the budget of the seat's hints and eval
+        self.plans: tuple[list, list] | None = None      # (record ids when asked, the last hints)
         self.engine = engine
         self.names = names
         self.typed: list[bool] = []
+        self.log: list[LogLine] = []         # the game log as the seat sees it (gamelog)
+        self.seen_state: State | None = None  # the state after the seat's last decision (board markers)
         self.header_key = None
         self.state = None
         self.rng = random.Random(seed)
         self.rebuild(len(record.actions))
+        self.saved = list(record.actions)      # the entries as last saved (or loaded)
 
     # -- who is who ----------------------------------------------------------------------------------------
     def name(self, p: int) -> str:
@@ -77,25 +83,52 @@ class Session:
         """Replay the first n entries of the record (dropping the rest)."""
         del self.record.actions[n:]
         self.record.result = None
+        self.seen_state = None
         s = self.record.initial_state(self.seed)
         rng = random.Random(self.seed)
-        typed = []
+        typed, log = [], []
         for i, entry in enumerate(self.record.actions):
             typed.append(self.input_point(s, entry.get("id")))
+            before = s.clone()
             try:
                 self.apply_entry(s, entry, rng)
             except IllegalActionError as exc:
                 raise InvalidRecordError(f"actions[{i}].id: {exc}") from None
-        self.state, self.rng, self.typed = s, rng, typed
+            log += entry_lines(before, entry, s, i, self.seat, self.name)
+            if entry.get("by") == self.seat:
+                self.seen_state = s.clone()
+        self.state, self.rng, self.typed, self.log = s, rng, typed, log
         self.header_key = None
 
-    def push(self, entry: dict, typed: bool) -> None:
-        """Apply an entry (on a copy first: a failure leaves the game as it was) and note it in the record."""
+    def push(self, entry: dict, typed: bool) -> list[LogLine]:
+        """Apply an entry (on a copy first: a failure leaves the game as it was) and note it in the record;
+        returns its lines of the game log (gamelog.entry_lines)."""
         s = self.state.clone()
         self.apply_entry(s, entry, self.rng)
+        lines = entry_lines(self.state, entry, s, len(self.record.actions), self.seat, self.name)
         self.record.actions.append(entry)
         self.typed.append(typed)
         self.state = s
+        self.log += lines
+        if entry.get("by") == self.seat:
+            self.seen_state = s.clone()
+        return lines
+
+    def board_marks(self) -> dict | None:
+        """The last-move markers of the board (gamelog.changes): what changed since the seat's last decision;
+        None before it made one."""
+        return None if self.seen_state is None else changes(self.seen_state, self.state)
+
+    def since_last_turn(self) -> list[LogLine]:
+        """The game log since the seat's last decision (what the others did, the scorings, the reveals)."""
+        mine = [i for i, e in enumerate(self.record.actions) if e.get("by") == self.seat]
+        last = mine[-1] if mine else -1
+        return [ln for ln in self.log if ln.index > last]
+
+    def events_of_last_entry(self) -> list[str]:
+        """The events (scorings, refreshes, the final scoring) the last entry brought."""
+        n = len(self.record.actions) - 1
+        return [ln.text for ln in self.log if ln.index == n and ln.event]
 
     def entry(self, a: int) -> dict:
         s = self.state
@@ -125,9 +158,14 @@ class Session:
             record.save(path)
         except OSError as exc:
             return f"cannot save to {path!r}: {exc.strerror}"
+        self.saved = list(self.record.actions)
         how = "play" if self.mode == "play" else "table"
         return (f"Saved the game record ({len(self.record.actions)} entries) to {path}; continue it with: "
                 f"barcelona-ai {how} --load {path} --seat {self.seat}")
+
+    def unsaved(self) -> bool:
+        """Whether the game has entries that no save (or load) holds."""
+        return self.record.actions != self.saved
 
     # -- what comes next -----------------------------------------------------------------------------------
     def new_turn(self) -> bool:
@@ -151,6 +189,38 @@ class Session:
     def engine_move(self):
         """The engine's choice for the player to move (engine.MoveInfo: action, win_prob ...)."""
         return self.engine.analyse(self.state, self.limit, top=1).best
+
+    def hints(self) -> list:
+        """The engine's 3 best turn plans for the seat, which decides now (hint budget); remembered so that
+        planned_action(k) can play them."""
+        plans = self.engine.hints(self.state, self.hint_limit, top=3)
+        self.plans = ([e.get("id") for e in self.record.actions], plans)
+        return plans
+
+    def planned_action(self, k: int) -> int | None:
+        """The next decision of hint k (1-based) of the last hints, if every entry since they were given
+        followed that plan; None when there are none or they no longer apply."""
+        if self.plans is None:
+            return None
+        ids, plans = self.plans
+        if not 1 <= k <= len(plans):
+            raise InvalidMoveError(f"there is no hint {k}: the last hints were 1..{len(plans)}")
+        done = [e.get("id") for e in self.record.actions]
+        if done[:len(ids)] != ids:
+            return None
+        plan, since = plans[k - 1].actions, done[len(ids):]
+        if since != plan[:len(since)] or len(since) >= len(plan) or plan[len(since)] not in \
+                self.state.legal_actions():
+            return None
+        return plan[len(since)]
+
+    def evaluate(self):
+        """Who is ahead now, as the seat sees it (standing.evaluate with the hint budget; seed 0): a search of
+        the position on the seat's decision, else an average over the seat's determinizations and the chance
+        outcome due; the result once the game is over."""
+        from .standing import evaluate
+        viewpoint = None if self.state.is_terminal() else self.seat
+        return evaluate(self.state, self.engine, self.hint_limit, viewpoint=viewpoint, seed=0)
 
     def push_hidden_draw(self) -> int:
         """Table mode: another player's draw the seat does not see, sampled; returns that player."""
@@ -275,7 +345,7 @@ def _names(players: int, seat: int) -> list[str]:
 
 
 def play_session(seat: int, limit, players: int | None = None, seed: int | None = None, setup: str = "random",
-                 load: str | None = None) -> Session:
+                 load: str | None = None, hint_limit=None) -> Session:
     """A game against the engine (it plays every seat but `seat`), new or continued from the record file
     `load`. Without a seed the chance seed is secret (Session.secret_seed) until the game is over: it would
     tell every hand and every future draw. A whole game's record brings its own seed."""
@@ -305,43 +375,88 @@ def play_session(seat: int, limit, players: int | None = None, seed: int | None 
         record = GameRecord.for_new_game(players, seed, setup=setup, seats=seats)
     elif record.seats is None or len(record.seats) != players:
         record.seats = seats
-    return Session("play", record, seat, seed, limit, Engine(seed=seed), _names(players, seat),
+    sess = Session("play", record, seat, seed, limit, Engine(seed=seed), _names(players, seat),
                    secret_seed=secret)
+    sess.hint_limit = hint_limit or limit
+    return sess
 
 
-def table_session(seat: int, limit, players: int | None = None, seed: int | None = None, setup: str = "random",
-                  load: str | None = None, position: str | None = None) -> Session:
-    """A game at a real table seen from `seat`: new (from `seed`, default 0), continued from the record file
-    `load`, or started from the position file `position`. `seed` also samples the hidden hands."""
+def table_session(seat: int | None, limit, players: int | None = None, seed: int | None = None,
+                  setup: str = "random", load: str | None = None, position: str | None = None,
+                  table=None) -> Session:
+    """A game at a real table seen from `seat`: continued from the record file `load`, started from the
+    position file `position`, from the table's setup `table` (a complete table_setup.TableSetup), or, for
+    practice, from the seeded setup new_game(players, seed). `seed` (default 0) also samples the hidden hands.
+    A record or a viewpoint position brings its seat: a different `seat` is an error; None takes it."""
     from .engine import Engine
-    from .position import load_position
-    seed = 0 if seed is None else seed
-    if load and position:
-        raise BarcelonaError("give --load RECORD or --position FILE, not both")
+    given = [x for x, v in (("--load", load), ("--position", position), ("the table's setup", table)) if v]
+    if len(given) > 1:
+        raise BarcelonaError(f"give one start: {' or '.join(given)}, not both")
+    sample_seed = 0 if seed is None else seed
     if load:
-        record = GameRecord.load(load)
-        if players is not None and players != record.players:
-            raise PlayerCountError(f"--players {players}: the record is a {record.players}-player game")
-        check_seat(seat, record.players)
-        if record.viewpoint is not None and record.viewpoint != seat:
-            raise InvalidRecordError(f"viewpoint: the record was kept by seat {record.viewpoint}, not "
-                                     f"--seat {seat}")
-        if record.viewpoint is None:
-            record.viewpoint = seat
+        record = _table_record(load, seat, players)
     elif position:
-        state = load_position(position, seed)
-        if players is not None and players != state.num_players:
-            raise PlayerCountError(f"--players {players}: the position has {state.num_players} players")
-        check_seat(seat, state.num_players)
-        record = GameRecord.for_position(state, viewpoint=seat)
+        record = _table_position(position, seat, players, sample_seed)
+    elif table is not None:
+        record = _table_setup_record(table, seat, players, sample_seed)
     else:
         players = 4 if players is None else players
-        new_game(players, seed=seed)
+        seat = 0 if seat is None else seat
+        new_game(players, seed=sample_seed)
         check_seat(seat, players)
-        record = GameRecord.for_new_game(players, seed, setup=setup, viewpoint=seat)
+        record = GameRecord.for_new_game(players, sample_seed, setup=setup, viewpoint=seat)
+    seat = record.viewpoint
     players = record.players
     record.seats = record.seats or ["you" if p == seat else "table" for p in range(players)]
-    return Session("table", record, seat, seed, limit, Engine(seed=seed), _names(players, seat))
+    return Session("table", record, seat, sample_seed, limit, Engine(seed=sample_seed), _names(players, seat))
+
+
+def _check_players(players: int | None, has: int, what: str) -> None:
+    if players is not None and players != has:
+        raise PlayerCountError(f"--players {players}: the {what} has {has} players")
+
+
+def _table_record(load: str, seat: int | None, players: int | None) -> GameRecord:
+    record = GameRecord.load(load)
+    _check_players(players, record.players, "record")
+    if record.viewpoint is not None and seat is not None and record.viewpoint != seat:
+        raise InvalidRecordError(f"viewpoint: {load} was kept by seat {record.viewpoint}, not --seat {seat}; "
+                                 f"continue it with --seat {record.viewpoint}")
+    if record.viewpoint is None:
+        seat = 0 if seat is None else seat
+        check_seat(seat, record.players)
+        record.viewpoint = seat
+    return record
+
+
+def _table_position(position: str, seat: int | None, players: int | None, seed: int) -> GameRecord:
+    """A record starting from a position file; the seat of a viewpoint document must be --seat's."""
+    from .errors import InvalidPositionError
+    from .jsonio import load_json_file, show_path
+    doc = load_json_file(position, f"position {show_path(position)}", InvalidPositionError)
+    if isinstance(doc, dict) and doc.get("format") == "barcelona-record":
+        raise InvalidPositionError(f"{show_path(position)} is a game record, not a position: continue it with "
+                                   "'table --load FILE'")
+    vp = doc.get("viewpoint") if isinstance(doc, dict) else None
+    if vp is not None and seat is not None and vp != seat:
+        raise InvalidPositionError(f"--seat {seat}: {show_path(position)} is written from seat {vp}'s point of "
+                                   f"view (its \"viewpoint\"); use --seat {vp}")
+    state = State.from_json(doc, seed=seed)
+    _check_players(players, state.num_players, "position")
+    seat = (vp if vp is not None else 0) if seat is None else seat
+    check_seat(seat, state.num_players)
+    return GameRecord.for_position(state, viewpoint=seat)
+
+
+def _table_setup_record(table, seat: int | None, players: int | None, seed: int) -> GameRecord:
+    """A record starting from the setup typed from the table (table_setup.TableSetup)."""
+    from .table_setup import SetupError, setup_document
+    if seat is not None and table.seat is not None and seat != table.seat:
+        raise SetupError(f"--seat {seat}: the setup says seat {table.seat}")
+    if players is not None and table.players is not None and players != table.players:
+        raise SetupError(f"--players {players}: the setup says {table.players} players")
+    state = State.from_json(setup_document(table), seed=seed)
+    return GameRecord.for_position(state, viewpoint=table.seat)
 
 
 __all__ = ["Session", "seen_by", "own_draw", "other_placement", "hidden_draw_entry", "draw_entry",

@@ -11,13 +11,13 @@ import random
 import re
 import subprocess
 import sys
-import time
 
 
 from barcelona_ai import CONSTANTS as C
 from barcelona_ai import new_game
 from barcelona_ai.engine import Engine, Limit
-from barcelona_ai.play import Spinner, columns, mask_hands
+from barcelona_ai.play import columns, mask_hands
+from barcelona_ai.progress import SearchProgress
 from barcelona_ai.record import give_hand, make_drawable, unseen_pool
 from barcelona_ai.record import GameRecord, place_with_known_citizens
 from barcelona_ai.session import Session
@@ -47,7 +47,7 @@ def test_play_whole_game_with_hint_bad_input_undo_save_and_reload(tmp_path):
     out = p.stdout
     assert p.returncode == 0, p.stderr
     assert "Seed 11" in out
-    assert "Hints for P0 (you) (30 iterations):" in out and re.search(r"win \d+%, expected final VP \d+", out)
+    assert "Hints for P0 (you) (30 iterations; h1..h3 plays one):" in out and re.search(r"win \d+%, expected final VP \d+", out)
     assert "'hello there' is not a move in Barcelona notation" in out
     assert "There is no choice 99" in out
     assert "'gain 2 coins' is a well-formed move" in out and "not legal now" in out
@@ -76,7 +76,8 @@ def test_play_whole_game_with_hint_bad_input_undo_save_and_reload(tmp_path):
     assert f"Loaded {saved}: {n_saved} entries replayed" in out and "drawn again" in out
     assert "Seed" not in out and "secret seed" in out     # chance goes on from a new secret seed
     assert re.search(r"Replay key: --seed \d+", out)      # shown once the game is over
-    assert re.search(r"  P1: .+   \([+-]\d+ VP, win \d+%\)", out)      # a computer move and its reason
+    assert re.search(r"  P1: .+   \([+-]\d+ VP\)", out)                # a computer move and its VP
+    assert not re.search(r"  P1: .+ win \d+%", out)          # not its win estimate: that reads its hand (A6)
     assert "=== Game over ===" in out and "Final scores (VP by source):" in out
     assert re.search(r"P0 \(you\)\s+\d+ VP  \(", out) and re.search(r"P1\s+\d+ VP  \(", out)
     assert re.search(r"Winner: P[01]( \(you\))?", out) and "R127" in out
@@ -153,7 +154,7 @@ def test_table_mode_entries_hint_hidden_draws_and_bad_input(tmp_path):
     p = cli(["table", "--players", "2", "--seat", "0", "--seed", str(seed), "--iterations", "30"], lines)
     out = p.stdout
     assert p.returncode == 0, p.stderr
-    assert "Hints for P0 (you) (30 iterations):" in out
+    assert "Hints for P0 (you) (30 iterations;" in out
     assert "You: draw M" in out
     assert "hand is not known, so placements are not numbered" in out
     assert "(7,1) is not a crossing" in out
@@ -247,15 +248,27 @@ class _Tty(io.StringIO):
         return True
 
 
-def test_spinner_draws_only_on_a_terminal():
+def test_search_progress_draws_only_on_a_terminal_and_only_after_a_second():
+    s = new_game(players=2, seed=1)
+    engine = Engine(seed=0)
     tty = _Tty()
-    with Spinner("thinking", stream=tty, interval=0.02):
-        time.sleep(0.15)
-    assert "thinking" in tty.getvalue() and tty.getvalue().endswith("\r")
+    limit = Limit(time=1.6)
+    with SearchProgress(engine, limit, "thinking", stream=tty, interval=0.05):
+        engine.analyse(s, limit)
+    text = tty.getvalue()
+    assert "thinking" in text and "iterations" in text and "<" in text      # iterations, elapsed<left
+    quick = _Tty()
+    with SearchProgress(engine, Limit(iterations=200), "thinking", stream=quick, interval=0.05):
+        engine.analyse(s, Limit(iterations=200))
+    assert quick.getvalue() == ""                                            # under a second: nothing
     pipe = io.StringIO()
-    with Spinner("thinking", stream=pipe, interval=0.02):
-        time.sleep(0.05)
-    assert pipe.getvalue() == ""
+    with SearchProgress(engine, Limit(time=1.2), "thinking", stream=pipe, interval=0.05):
+        engine.analyse(s, Limit(time=1.2))
+    assert pipe.getvalue() == ""                                             # not a terminal: nothing
+    counted = _Tty()
+    with SearchProgress(engine, Limit(iterations=10 ** 9), "n", stream=counted, delay=0.0, interval=0.05):
+        engine.analyse(s, Limit(time=0.5))
+    assert re.search(r"\d+(\.\d+)?k?/1\.00G", counted.getvalue()), counted.getvalue()[-300:]
 
 
 def test_columns_and_hand_masking():

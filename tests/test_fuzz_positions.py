@@ -98,8 +98,6 @@ def _vocabulary(docs: list[dict]) -> list[str]:
     return sorted(words)
 
 
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # the mutator
 
@@ -566,30 +564,6 @@ def test_files_that_are_not_position_text(tmp_path):
     d["edition"] = str(tmp_path / "ed.json")                          # an edition "file" that is a directory
     with pytest.raises(BarcelonaError, match=r"(edition: )?data file .* cannot be read"):   # DataFileError (tables)
         State.from_json(d)                                                                   # or ours
-
-
-def test_raw_state_access_is_private_and_guarded():
-    """set_raw / from_raw took any dict: they are internals now (_set_raw, _from_raw), and even they refuse a value
-    C would use out of bounds (core.pyx raw_bounds_problem), as does unpickling."""
-    from barcelona_ai.core import _state_from_pickle
-    assert not hasattr(State, "set_raw") and not hasattr(State, "from_raw")
-    s = new_game(3, seed=2)
-    for field, value, message in (("nframes", 25, "nframes"), ("cur", 3, "cur"), ("mod_stack", 1 << 20, "mask"),
-                                  ("phase", 9, "phase")):
-        r = s.raw()
-        r[field] = value
-        with pytest.raises(BarcelonaError, match=message):
-            State._from_raw(r)
-    r = s.raw()
-    r["nframes"] = 1
-    r["frames"][0] = dict(kind=1, player=0, a=0, b=120, src=1, lst=34)     # MARKER on building space 120
-    with pytest.raises(BarcelonaError, match="building space 120"):
-        s.clone()._set_raw(r)
-    fn, args = s.__reduce__()
-    with pytest.raises(BarcelonaError, match="building space 120"):
-        fn(args[0], r, [], [])
-    with pytest.raises(BarcelonaError, match="history action"):
-        fn(args[0], args[1], [args[1]], [10 ** 6])
 
 
 def test_condition_count_checks_its_condition():

@@ -3,6 +3,8 @@ import random
 
 from barcelona_ai import new_game
 
+from helpers import swap_with_the_bag
+
 
 def mid_game(players=4, seed=3, steps=120):
     s = new_game(players, seed=seed)
@@ -33,17 +35,8 @@ def test_determinize_keeps_observation_and_pool():
 
 def test_observation_hides_only_other_hands():
     s = mid_game(4)
-    raw = s.raw()
     # Swap citizens between player 1's hand and the bag: only players other than 1 cannot tell.
-    h = raw["pl"][1]["hand"]
-    k_from = next(k for k in range(3) if h[k] > 0)
-    k_to = next(k for k in range(3) if k != k_from and raw["bag"][k] > 0)
-    raw["pl"][1]["hand"][k_from] -= 1
-    raw["pl"][1]["hand"][k_to] += 1
-    raw["bag"][k_from] += 1
-    raw["bag"][k_to] -= 1
-    t = s.clone()
-    t._set_raw(raw)
+    t = swap_with_the_bag(s, 1)
     assert t.hash() != s.hash()
     for p in (0, 2, 3):
         assert t.observation_hash(p) == s.observation_hash(p)

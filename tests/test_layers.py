@@ -2,14 +2,15 @@
 ``__init__``, and there are no import cycles (the design is in barcelona_ai/__init__.py and core.pyx).
 
 Imports are read statically (``ast`` for .py, including imports inside functions; a regex for the Cython
-.pyx/.pxd files): importing a submodule runs the package ``__init__`` first, which imports the public API, so
-``sys.modules`` after an import says nothing about the module's own imports. A new module must be given a layer
-here.
+.pyx/.pxd files), and checked by running them: each module is imported alone in a fresh interpreter, under a bare
+package (importing a submodule normally runs the package ``__init__`` first, which imports the public API), and
+every package module it pulls in must be of its layer or below. A new module must be given a layer here.
 """
 import ast
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -18,18 +19,19 @@ PKG = Path(__file__).resolve().parent.parent / "barcelona_ai"
 
 # Lowest first. A module may import modules of its own layer (checked acyclic below) or of lower layers.
 LAYERS = [
-    {"errors", "_version"},                                    # no dependencies
+    {"errors", "_version", "progress"},                        # no dependencies (progress: tqdm only)
     {"jsonio"},                                                # safe file and JSON reading
     {"tables"},                                                # the board data (editions)
     {"view"},                                                  # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
-    {"invariants", "notation", "position", "render", "record"},  # the Python layer on the state
+    {"invariants", "notation", "position", "render", "record", "table_setup", "gamelog"},  # the Python layer on the state
+    {"evaluation"},                                            # the learned evaluation (features, network)
     {"search"},                                                # the compiled ISMCTS
     {"engine"},                                                # the engine players use
     {"bots", "playout", "arena", "bench", "perft", "examples"},  # players, matches, tools
-    {"selfplay", "review", "session"},                         # workflows the command line drives
+    {"selfplay", "review", "session", "datagen", "train", "standing"},  # workflows the command line drives
     {"cli_args"},                                              # command-line argument checks
-    {"cli_analysis", "play"},                                  # the command-line commands
+    {"cli_analysis", "play", "cli_learn"},                     # the command-line commands
     {"cli"},                                                   # the command-line entry point
     {"__main__"},
 ]
@@ -138,6 +140,68 @@ def test_a_module_imports_only_its_layer_and_below(name):
         upward = sorted(d for d in deps if LAYER[d] > LAYER[name])
         assert not upward, f"{path.name} (layer {LAYER[name]}) imports layers above it: " + ", ".join(
             f"{d} (layer {LAYER[d]})" for d in upward)
+
+
+# Run in a fresh interpreter per module: a bare module stands in for the package, so that its __init__ (which
+# loads the public API) does not run, and the import of `barcelona_ai.<name>` loads only what that module needs.
+# __main__ runs the command line on import: it is given --help (its SystemExit is caught).
+_IMPORT_ALONE = """
+import importlib, sys, types
+pkg = types.ModuleType("barcelona_ai")
+pkg.__path__ = [{pkg!r}]
+sys.modules["barcelona_ai"] = pkg
+sys.argv = ["barcelona_ai", "--help"]
+try:
+    importlib.import_module("barcelona_ai." + {name!r})
+except SystemExit:
+    pass
+print("LOADED", *sorted(m.split(".", 1)[1] for m in sys.modules if m.startswith("barcelona_ai.")))
+"""
+
+
+def _import_alone(name: str, pkg: Path = PKG) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _IMPORT_ALONE.format(pkg=str(pkg), name=name)],
+                          capture_output=True, text=True, timeout=120, cwd=pkg.parent)
+
+
+def _loaded(done: subprocess.CompletedProcess) -> set[str]:
+    line = next(x for x in reversed(done.stdout.splitlines()) if x.startswith("LOADED"))
+    return set(line.split()[1:])
+
+
+def test_importing_alone_sees_what_a_module_pulls_in_and_skips_the_package_init(tmp_path):
+    pkg = tmp_path / "barcelona_ai"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("raise RuntimeError('the package __init__ ran')\n")
+    (pkg / "tables.py").write_text("def f():\n    return 1\n")
+    (pkg / "core.py").write_text("from . import tables\nfrom .cli import main\n")
+    (pkg / "cli.py").write_text("def main():\n    pass\n")
+    done = _import_alone("core", pkg)
+    assert done.returncode == 0, done.stderr
+    assert _loaded(done) == {"core", "tables", "cli"}
+
+
+@pytest.fixture(scope="module")
+def imported_alone() -> dict[str, subprocess.CompletedProcess]:
+    """Every module with a layer, imported alone (the interpreters run side by side: the test takes seconds)."""
+    names = sorted(n for n in MODULES if n in LAYER)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return dict(zip(names, pool.map(_import_alone, names)))
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_a_module_imported_alone_pulls_in_only_its_layer_and_below(name, imported_alone):
+    if name not in LAYER:
+        pytest.skip("no layer (test_every_module_has_a_layer fails)")
+    done = imported_alone[name]
+    assert done.returncode == 0, f"importing barcelona_ai.{name} alone fails:\n{done.stderr[-3000:]}"
+    loaded = _loaded(done)
+    assert name in loaded or name == "__main__"           # ended by SystemExit: Python drops it again
+    unknown = sorted(m for m in loaded if m not in LAYER)
+    assert not unknown, f"barcelona_ai.{name} loads modules without a layer: {unknown}"
+    upward = sorted(m for m in loaded if LAYER[m] > LAYER[name])
+    assert not upward, f"barcelona_ai.{name} (layer {LAYER[name]}) loads layers above it: " + ", ".join(
+        f"{m} (layer {LAYER[m]})" for m in upward)
 
 
 def test_no_import_cycles():

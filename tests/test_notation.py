@@ -12,7 +12,9 @@ from barcelona_ai import (AmbiguousMoveError, IllegalActionError, InvalidMoveErr
 from barcelona_ai.notation import (action_to_string, describe_action_id, legal_strings, normalize,
                                    string_to_action)
 
-from helpers import C, T, W, M, U, build_id, cross, edit, game, place_id, set_actions, space, street_id, tram_id
+from barcelona_ai.tables import CLASSES
+from helpers import (C, T, W, M, U, build_id, citizens, cross, edit, game, place_id, set_actions, space, street_id,
+                     tram_id)
 
 
 def _walk_states(players: int, seed: int):
@@ -41,7 +43,7 @@ def _find(pred, players=(2, 3, 4), seeds=range(40)):
 
 def _with_hand(hand, players=4, seed=1):
     """A fresh printed-setup game where seat 0 (to move, R31) holds `hand` (by class)."""
-    return edit(game(players, seed), lambda r: r["pl"][0].__setitem__("hand", list(hand)))
+    return edit(game(players, seed), lambda d: d["players"][0].update(hand=dict(zip(CLASSES, hand))))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -302,7 +304,7 @@ def test_well_formed_but_illegal_says_so():
 
 def test_occupied_crossing_is_illegal():
     """R37: only empty crossings take citizens."""
-    s = edit(_with_hand([1, 1, 0]), lambda r: r["cross_lo"].__setitem__(cross(2, 3), M))
+    s = edit(_with_hand([1, 1, 0]), lambda d: citizens(d, 2, 3, M))
     with pytest.raises(InvalidMoveError, match="not legal now"):
         string_to_action(s, "place (2,3) W/M")
 
@@ -321,12 +323,12 @@ def test_ambiguous_place_without_top_class():
 def test_ambiguous_bare_space_street_or_tram():
     """A crossing whose streets offer Build 2 Narrow (vertical) and Move your Tram (horizontal): a bare space
     name fits both the street tile (R50) and the first Tram placement (R81)."""
-    def setup(raw):
-        set_actions(raw, ["GAIN_2_COINS", "BUILD_2_NARROW", "BUILD_PUBLIC_SERVICE", "BUILD_1_WIDE",
+    def setup(doc):
+        set_actions(doc, ["GAIN_2_COINS", "BUILD_2_NARROW", "BUILD_PUBLIC_SERVICE", "BUILD_1_WIDE",
                           "GAIN_CLOTH_3VP"],
                     ["TAKE_MODERNISME", "PLACE_COBBLESTONE", "MOVE_TRAM", "BUILD_INTERSECTION",
                      "IMPROVE_MODERNISME"], "CERDA_PLUS_2")
-        raw["pl"][0]["hand"] = [1, 1, 0]
+        doc["players"][0]["hand"] = dict(zip(CLASSES, [1, 1, 0]))
     s = edit(game(4, 1), setup)
     s.apply(place_id(1, 2, W))
     with pytest.raises(AmbiguousMoveError) as exc:
@@ -350,3 +352,29 @@ def test_space_helper_matches_notation():
     for name in ("V(0,0)", "V(4,3)", "H(0,0)", "H(3,4)", "D(0)", "D(3)"):
         text = describe_action_id(C["A_TRAM"] + space(name))
         assert text == f"tram -> {name}"
+
+
+def test_one_order_for_citizens_and_axes_named_where_it_could_be_mistaken():
+    """issue #11: a crossing's citizens are written top first (W/M) on the board and in moves, bottom first in a
+    position document; the order can be named in a move, and a Sidewalk space names its axes in either order."""
+    from barcelona_ai import new_game
+    from barcelona_ai.notation import parse_placement
+    s = new_game(2, seed=0)                          # player 0 holds W and U
+    a = s.string_to_action("place (1,0) W/U")
+    assert s.string_to_action("place (1,0) top W bottom U") == a
+    assert s.string_to_action("place (1,0) bottom U top W") == a
+    assert s.string_to_action("place (1,0) top U bottom W") != a
+    assert parse_placement("place (1,2) bottom M top W") == parse_placement("place (1,2) W/M") == (1, 2, 0, 1)
+    assert parse_placement("(1,2) top U") == (1, 2, 2, None)
+    s.apply(a)
+    assert s.to_json()["crossings"]["(1,0)"]["citizens"] == ["UPPER", "WORKING"]     # bottom first
+    assert "W/U" in s.render().split("\n")[3]                                         # top first
+    import random
+    rng = random.Random(3)
+    g = new_game(2, seed=4)
+    while not any(g.action_to_string(x).startswith("cobble ") for x in g.legal_actions()):
+        g.apply(rng.choice(g.legal_actions()))
+    cob = [x for x in g.legal_actions() if g.action_to_string(x).startswith("cobble ")]
+    for x in cob:
+        row, col = g.action_to_string(x)[len("cobble r"):].split("c")        # cobble r<row>c<col>
+        assert g.string_to_action(f"cobble c{col}r{row}") == g.string_to_action(f"r{row}c{col}") == x

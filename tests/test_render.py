@@ -1,6 +1,6 @@
 """Plain-text rendering (barcelona_ai.render): the key facts of a position appear, for 2-4 players and at the end.
 
-Positions are built through the raw state (tests/helpers.py); rule numbers refer to docs/rules-inventory.md.
+Positions are built as position documents (tests/helpers.py); rule numbers refer to docs/rules-inventory.md.
 """
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 from barcelona_ai import PlayerCountError, new_game
 from barcelona_ai.render import render_player, render_state
 
-from helpers import C, W, M, U, building_space, cross, edit, game, place_id, space
+from helpers import (C, W, M, U, building, citizens, cobblestones, edit, face_down, game, hand, intersection, own,
+                     passenger, place_id, projects, scored, track)
 
 
 def _grid_line(text: str, row: int) -> str:
@@ -27,34 +28,25 @@ def _lines_between(text: str, row: int) -> list[str]:
 
 def _position():
     """A hand-made 4-player position with one of everything the grid shows."""
-    def fn(r):
-        r["street_owner"][space("V(1,1)")] = 2              # narrow tile of player 2 (R50)
-        r["street_owner"][space("H(1,2)")] = 1              # wide tile of player 1
-        r["passenger"][space("H(1,2)")] = 3                 # R83
-        r["pl"][0]["tram"] = space("H(1,2)")                # R81
-        r["pl"][0]["hand"] = [1, 1, 0]
-        r["cross_lo"][cross(2, 3)] = M                      # R37: M bottom, W top
-        r["cross_hi"][cross(2, 3)] = W
-        r["cross_lo"][cross(4, 0)] = U                      # a lone citizen (A2)
-        r["cross_int"][cross(2, 3)] = 1                     # Intersection of player 1 (R57)
-        r["pl"][1]["inters"] = 1                            # ... taken off its board (_set_raw checks the count)
-        b = building_space("B(1,0)")                        # L2 with markers 0 then 3 (R101, R102)
-        r["bld_level"][b] = 2
-        r["bld_n"][b] = 2
-        r["bld_mark"][b * 3] = 0
-        r["bld_mark"][b * 3 + 1] = 3
-        ne = building_space("NE(0)")                        # corner of player 2 (R96)
-        r["bld_level"][ne] = 4
-        r["bld_n"][ne] = 1
-        r["bld_mark"][ne * 3] = 2
-        r["pl"][2]["score"] = 37
-        r["pl"][2]["cerda"] = 9
-        r["pl"][1]["mod_tile"][2] = 4                       # SC05 on project 3, marker up (R66, R71)
-        r["pl"][1]["mod_up"][2] = 1
-        r["pl"][3]["coins"] = 3
-        r["pl"][3]["cloth"] = 2
-        r["scored"] = 1                                     # section 1 scored (R109)
-        r["sidewalk"] |= 1 << (0 * 6 + 0)                   # a cobblestone on r0c0 (R46)
+    def fn(d):
+        own(d, 2, "V(1,1)")                                 # narrow tile of player 2 (R50)
+        own(d, 1, "H(1,2)")                                 # wide tile of player 1
+        passenger(d, 3, "H(1,2)")                           # R83
+        d["players"][0]["tram"] = "H(1,2)"                  # R81
+        d["players"][0]["hand"] = hand(1, 1, 0)
+        citizens(d, 2, 3, M, W)                             # R37: M bottom, W top
+        citizens(d, 4, 0, U)                                # a lone citizen (A2)
+        intersection(d, 2, 3, 1)                            # Intersection of player 1 (R57)
+        building(d, "B(1,0)", 2, [0, 3])                    # L2 with markers 0 then 3 (R101, R102)
+        building(d, "NE(0)", "CORNER", [2])                 # corner of player 2 (R96)
+        d["players"][2].update(score=37, vp_by_source={"buildings": 37}, cerda=9)
+        mod = d["modernisme"]                               # SC05 on project 3, marker up (R66, R71); if it
+        mod["display"] = [face_down(d)[0] if x == "SC05" else x for x in mod["display"]]   # was shown, a face-
+        projects(d, 1, [None, None, "SC05"], [0, 0, 1])     # down tile takes its place
+        d["players"][3].update(coins=3, cloth=2)
+        cobblestones(d, 3, 1, ["r0c0"])                     # a cobblestone on r0c0 (R46): room for 5 tokens
+        track(d, U, range(4))                               # the Upper row reached its first mark:
+        scored(d, 0)                                        # section 1 scored (R109)
     return edit(game(4, 1), fn)
 
 
@@ -120,14 +112,6 @@ def test_player_blocks():
     assert render_player(s, 0).splitlines()[0].startswith("-- Player 0 (to move")
     for p in range(4):
         assert render_player(s, p) in text
-
-
-def test_hidden_hand_is_shown_as_a_count():
-    """A6: an observation hides other hands as [size, -1, -1]."""
-    s = game(4, 1)
-    obs = type(s)._from_raw(s.observation(0))
-    assert "hidden" in render_player(obs, 1)
-    assert "hand: " in render_player(obs, 0) and "hidden" not in render_player(obs, 0)
 
 
 def test_render_player_rejects_bad_seats():

@@ -14,9 +14,11 @@ import pytest
 
 from barcelona_ai import InvalidPositionError, State, new_game
 from barcelona_ai.invariants import check_invariants
-from barcelona_ai.tables import load_edition
+from barcelona_ai.tables import load_edition, space_name
 
-from helpers import C, T, W, M, U, cross, edit, place_id, space, street_id, tram_id, legal, refused
+from helpers import (C, T, W, M, U, building, citizens, cobblestones, cross, edit, face_down, hand, intersection, own,
+                     passenger, place_id, projects, ps_built, space, street_id, tram_id, turn, warehouse_room, legal,
+                     refused)
 
 A_END = C["A_END_ACTIONS"]
 A_SKIP = C["A_SKIP"]
@@ -28,9 +30,6 @@ PS_IDX = {n: i for i, n in enumerate(T["ps_names"])}
 
 
 # ---- helpers -------------------------------------------------------------------------------------------
-
-
-
 
 
 def pl(s, p=0):
@@ -66,15 +65,14 @@ def sp(*names) -> set[int]:
 
 
 def start(fn=None, players=4, seed=0, edition="default"):
-    """A printed-setup game; player 0 holds two Working citizens and fn edits the raw state."""
+    """A printed-setup game; player 0 holds two Working citizens and fn edits the position document."""
     s = new_game(players, seed=seed, edition=edition, setup="printed")
 
-    def f(r):
-        r["pl"][0]["hand"] = [2, 0, 0]
+    def f(d):
+        d["players"][0]["hand"] = hand(2)
         if fn is not None:
-            fn(r)
-    edit(s, f)
-    return s
+            fn(d)
+    return edit(s, f)
 
 
 def at(s, c, r):
@@ -83,32 +81,17 @@ def at(s, c, r):
     return s
 
 
-def own(r, p, *names):
-    """Street tiles of player p on the named spaces (keeps the narrow/wide counters consistent)."""
-    for n in names:
-        x = space(n)
-        r["street_owner"][x] = p
-        if T["space_wide"][x]:
-            r["pl"][p]["wide"] += 1
-        else:
-            r["pl"][p]["narrow"] += 1
-
-
 def force_final(s):
-    """Make the game end now (end triggered, last seat's turn over) to read the final scoring."""
-    def f(r):
-        r["end_triggered"] = 1
-        r["cur"] = r["num_players"] - 1
-        r["phase"] = C["PH_DRAW"]
-        r["draws_left"] = 0
-        r["nframes"] = 0
-    edit(s, f)
+    """Make the game end now to read the final scoring: the last seat ends its turn with a full hand (nothing to
+    draw) in a round without activity (core next_turn: such a round ends the game, as the end trigger does)."""
+    def f(d):
+        last = len(d["players"]) - 1
+        turn(d, last, "END")
+        d["players"][last]["hand"] = hand(2)
+        d["turn_state"].update(frames=[], activity=False)
+    s = edit(s, f)
     assert s.is_terminal()
     return s
-
-
-def tile_with(cond: str) -> int:
-    return next(t for t in range(18) if T["cond_names"][T["mod_cond"][t]].startswith(cond))
 
 
 # ================================================================================================
@@ -134,7 +117,7 @@ def test_R42_gain_1_cloth_and_3_vp():
 def test_R43_R44_A39_overflow_owner_chooses_which_tokens_to_return():
     """R43, A39: what does not fit in the Warehouse (4 spaces + 1 per Cobblestone out) goes back; the owner
     chooses old or new tokens; R44: returning a Cloth already held is allowed."""
-    s = at(start(lambda r: r["pl"][0].update(coins=2, cloth=2)), 0, 1)
+    s = at(start(lambda d: d["players"][0].update(coins=2, cloth=2)), 0, 1)
     s.apply(C["A_GAIN_COINS"])
     assert s.view().discard_player == 0 and s.current_player() == 0
     assert legal(s) == {DCOIN, DCLOTH}
@@ -151,7 +134,7 @@ def test_R43_R44_A39_overflow_owner_chooses_which_tokens_to_return():
 
 def test_R43_overflow_of_one_kind_returns_at_once():
     """R43: with only Coins in a full Warehouse, the extra Coins go back without a decision."""
-    s = at(start(lambda r: r["pl"][0].update(coins=4, cloth=0)), 0, 1)
+    s = at(start(lambda d: d["players"][0].update(coins=4, cloth=0)), 0, 1)
     s.apply(C["A_GAIN_COINS"])
     assert s.view().discard_player is None and pl(s).coins == 4
 
@@ -159,9 +142,9 @@ def test_R43_overflow_of_one_kind_returns_at_once():
 def test_A39_overflow_off_turn_is_decided_by_the_owner():
     """A39 (R62): an Intersection owner whose full Warehouse receives a Coin decides the return, then the
     Intersection pick and the placer's turn go on."""
-    def f(r):
-        r["cross_int"][cross(2, 1)] = 3
-        r["pl"][3].update(inters=1, coins=2, cloth=2)
+    def f(d):
+        intersection(d, 2, 1, 3)
+        d["players"][3].update(coins=2, cloth=2)
     s = at(start(f), 2, 1)
     assert s.current_player() == 3
     s.apply(PICK + 0)
@@ -174,8 +157,8 @@ def test_A39_overflow_off_turn_is_decided_by_the_owner():
 def test_R45_R47_cobblestone_taken_out_frees_a_warehouse_space():
     """R45, R47: capacity = 4 + Cobblestones taken out: after a Cobblestone, Gain 2 Coins with 4 tokens
     overflows by 1 instead of 2."""
-    def f(r):
-        r["pl"][0].update(coins=2, cloth=2)
+    def f(d):
+        d["players"][0].update(coins=2, cloth=2)
     s = at(start(f), 0, 1)                 # vertical 0: Gain 2 Coins; horizontal 1: Cobblestone
     t = s.clone()
     s.apply(C["A_COBBLE"] + 9)             # Sidewalk r1c3: 3 VP
@@ -191,8 +174,7 @@ def test_R45_R47_cobblestone_taken_out_frees_a_warehouse_space():
 
 def test_R47_R124_uncovered_cobblestone_value_scores_at_game_end():
     """R47: at the end the highest uncovered Warehouse value scores: 4 Cobblestones out -> 7 VP (§4.8)."""
-    s = start(lambda r: r["pl"][0].update(cobbles=4))
-    force_final(s)
+    s = force_final(start(lambda d: cobblestones(d, 0, 4)))
     assert s.score_breakdown()[0]["final_cobblestones"] == 7
     assert s.score_breakdown()[1]["final_cobblestones"] == 0
 
@@ -214,7 +196,7 @@ def test_R46_cobblestone_adjacent_to_a_placed_one_and_its_benefit():
     refused(s, C["A_COBBLE"] + 3)                            # one action only (R39)
     refused(t, C["A_COBBLE"] + 0)                            # not adjacent to any cobblestone
     # with r1c3 covered, r0c3 becomes a legal space
-    s2 = at(start(lambda r: r.__setitem__("sidewalk", r["sidewalk"] | 1 << 9)), 0, 1)
+    s2 = at(start(lambda d: cobblestones(d, 1, 1, ["r1c3"])), 0, 1)      # seat 1's Cobblestone on r1c3
     assert 3 in cobble_ids(s2) and 0 not in cobble_ids(s2)
 
 
@@ -227,15 +209,20 @@ def test_R46_cobblestone_resource_benefit():
 
 def test_R48_no_cobblestone_left():
     """R48: with all 6 Cobblestones out the action is impossible."""
-    s = at(start(lambda r: r["pl"][0].update(cobbles=6)), 0, 1)
+    s = at(start(lambda d: cobblestones(d, 0, 6)), 0, 1)
     assert cobble_ids(s) == set()
     assert C["A_GAIN_COINS"] in legal(s)
 
 
-def test_R49_no_free_adjacent_sidewalk_space():
-    """R49: a full Sidewalk leaves nowhere to place."""
-    s = at(start(lambda r: r.__setitem__("sidewalk", (1 << 30) - 1)), 0, 1)
-    assert cobble_ids(s) == set()
+def test_R49_no_free_adjacent_sidewalk_space(tmp_path):
+    """R49: a full Sidewalk leaves nowhere to place. The default game has too few Cobblestones to fill it
+    (2 printed + 4 x 6), so an edited edition prints a Cobblestone on every Sidewalk space."""
+    doc = json.loads(json.dumps(load_edition("default").raw))
+    doc["sidewalk"]["rows"] = [["PRE"] * len(row) for row in doc["sidewalk"]["rows"]]
+    p = tmp_path / "full-sidewalk.json"
+    p.write_text(json.dumps(doc))
+    s = at(start(edition=str(p)), 0, 1)
+    assert cobble_ids(s) == set() and pl(s).cobblestones == 0
 
 
 # ================================================================================================
@@ -246,9 +233,9 @@ def test_R51_wide_only_on_wide_spaces_narrow_only_on_narrow():
     """R51: Build 1 Wide offers exactly the empty wide spaces; Build 2 Narrow exactly the empty narrow
     ones."""
     wide = {x for x in range(44) if T["space_wide"][x]}
-    s = at(start(lambda r: own(r, 2, "V(2,0)", "V(0,0)")), 3, 0)     # vertical 3: Build 1 Wide
+    s = at(start(lambda d: own(d, 2, "V(2,0)", "V(0,0)")), 3, 0)     # vertical 3: Build 1 Wide
     assert street_ids(s) == wide - sp("V(2,0)")
-    s = at(start(lambda r: own(r, 2, "V(2,0)", "V(0,0)")), 1, 2)     # vertical 1: Build 2 Narrow
+    s = at(start(lambda d: own(d, 2, "V(2,0)", "V(0,0)")), 1, 2)     # vertical 1: Build 2 Narrow
     assert street_ids(s) == set(range(44)) - wide - sp("V(0,0)")
     refused(s, street_id("V(2,1)"))
 
@@ -256,7 +243,7 @@ def test_R51_wide_only_on_wide_spaces_narrow_only_on_narrow():
 def test_R52_R53_covered_benefit_and_run_of_any_owner():
     """R52: the covered space's benefit; R53: 1 VP per tile of the unbroken run along the street, tiles of
     other owners included (V(1,0) player 1, V(1,2) player 2, new V(1,1) -> run 3)."""
-    s = at(start(lambda r: (own(r, 1, "V(1,0)"), own(r, 2, "V(1,2)"))), 1, 2)
+    s = at(start(lambda d: (own(d, 1, "V(1,0)"), own(d, 2, "V(1,2)"))), 1, 2)
     s.apply(street_id("V(1,1)"))                             # COIN1
     assert (pl(s).coins, pl(s).score) == (2, 3)
     assert s.score_breakdown()[0]["streets"] == 3
@@ -266,7 +253,7 @@ def test_R52_R53_covered_benefit_and_run_of_any_owner():
 def test_R53_run_stops_at_a_gap_and_is_along_the_same_street():
     """R53: only the unbroken straight run containing the new tile counts (a gap breaks it; tiles of a
     crossing street do not count)."""
-    s = at(start(lambda r: own(r, 1, "V(1,3)", "H(0,1)", "H(1,1)")), 1, 2)
+    s = at(start(lambda d: own(d, 1, "V(1,3)", "H(0,1)", "H(1,1)")), 1, 2)
     s.apply(street_id("V(1,1)"))                             # V(1,2) empty: run 1
     assert pl(s).score == 1
 
@@ -274,7 +261,7 @@ def test_R53_run_stops_at_a_gap_and_is_along_the_same_street():
 def test_R53_wide_tile_scores_2_per_tile():
     """R53: a Wide tile scores 2 VP per tile of its run (H(1,2) next to another player's H(0,2) and H(2,2):
     run 3 -> 6 VP, plus VP3 printed on H(1,2))."""
-    s = at(start(lambda r: own(r, 1, "H(0,2)", "H(2,2)")), 3, 0)
+    s = at(start(lambda d: own(d, 1, "H(0,2)", "H(2,2)")), 3, 0)
     s.apply(street_id("H(1,2)"))
     assert pl(s).score == 6 + 3
     assert pl(s).wide_laid == 1 and A_END in legal(s) and street_ids(s) == set()
@@ -293,7 +280,7 @@ def test_example_R56_street_example():
     """R56 (§4.13): first Narrow on V(1,1), a 1-coin space, alone: +1 Coin +1 VP; second on the blank V(1,0)
     next to it: run 2, +2 VP; the first stack (4 tiles) is emptied: +1 Cerdà. The player has 2 Narrow tiles
     laid elsewhere, so these two are the last of the 4-tile stack."""
-    s = at(start(lambda r: own(r, 0, "H(0,4)", "H(3,0)")), 1, 2)
+    s = at(start(lambda d: own(d, 0, "H(0,4)", "H(3,0)")), 1, 2)
     base = pl(s)
     s.apply(street_id("V(1,1)"))
     assert pl(s).coins - base.coins == 1 and pl(s).score - base.score == 1
@@ -307,7 +294,7 @@ def test_example_R56_street_example():
 def test_example_R56_with_three_laid_the_stack_empties_on_the_first_tile():
     """R55, A44, A14: with 3 Narrow tiles already laid the first tile of the action empties the 4-stack (+1
     Cerdà at once) and the second comes from the 6-stack; totals as in the R56 example."""
-    s = at(start(lambda r: own(r, 0, "H(0,4)", "H(3,0)", "V(4,2)")), 1, 2)
+    s = at(start(lambda d: own(d, 0, "H(0,4)", "H(3,0)", "V(4,2)")), 1, 2)
     base = pl(s)
     s.apply(street_id("V(1,1)"))
     assert (pl(s).coins - base.coins, pl(s).score - base.score, pl(s).cerda - base.cerda) \
@@ -321,7 +308,7 @@ def test_R55_emptied_narrow_stacks_advance_cerda(laid, tiles, bonus):
     """R55, A14: +1 Cerdà when the 4-stack empties (4th tile) and +1 when the 6-stack empties (10th tile);
     with 1 tile left only that one is placed."""
     names = ["H(0,0)", "H(3,0)", "H(0,4)", "H(3,4)", "V(0,3)", "V(4,0)", "V(4,3)", "H(0,3)", "H(3,3)"][:laid]
-    s = at(start(lambda r: own(r, 0, *names)), 1, 2)
+    s = at(start(lambda d: own(d, 0, *names)), 1, 2)
     base = pl(s)
     s.apply(street_id("V(1,1)"))
     if tiles == 2:
@@ -334,23 +321,26 @@ def test_R55_emptied_narrow_stacks_advance_cerda(laid, tiles, bonus):
 
 def test_R55_emptied_wide_stack_gives_2_cerda():
     """R55: the 5th Wide tile empties the Wide stack: +2 Cerdà; then no Wide tile is left."""
-    s = at(start(lambda r: own(r, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)")), 3, 0)
+    s = at(start(lambda d: own(d, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)")), 3, 0)
     base = pl(s)
     s.apply(street_id("D(3)"))                               # blank
     assert pl(s).cerda - base.cerda == 2
-    s2 = at(start(lambda r: own(r, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)", "D(3)")), 3, 0)
+    s2 = at(start(lambda d: own(d, 0, "V(2,0)", "V(2,1)", "V(2,2)", "V(2,3)", "D(3)")), 3, 0)
     assert street_ids(s2) == set()
+
+
+def narrow_spaces_taken(d, *free):
+    """Every narrow street space but `free` covered: 10 Narrow tiles each by seats 1-3 (a player has 10, R4),
+    the rest by seat 0."""
+    narrow = [space_name(x) for x in range(44) if not T["space_wide"][x] and space_name(x) not in free]
+    for i, n in enumerate(narrow):
+        own(d, 1 + i // 10 if i < 30 else 0, n)
 
 
 def test_A14_only_one_narrow_space_left():
     """A14: Build 2 Narrow with a single empty narrow space places one tile and ends."""
-    narrow = [x for x in range(44) if not T["space_wide"][x]]
-
-    def f(r):
-        for x in narrow:
-            if x != space("V(1,1)"):
-                r["street_owner"][x] = 3
-        r["pl"][3]["narrow"] = 10               # counters are not checked here
+    def f(d):
+        narrow_spaces_taken(d, "V(1,1)")
     s = at(start(f), 1, 2)
     assert street_ids(s) == sp("V(1,1)")
     s.apply(street_id("V(1,1)"))
@@ -359,10 +349,8 @@ def test_A14_only_one_narrow_space_left():
 
 def test_A14_no_narrow_space_means_no_action():
     """A14, R35: no empty narrow space -> Build 2 Narrow cannot be started."""
-    def f(r):
-        for x in range(44):
-            if not T["space_wide"][x]:
-                r["street_owner"][x] = 3
+    def f(d):
+        narrow_spaces_taken(d)
     s = at(start(f), 1, 2)
     assert street_ids(s) == set() and C["A_CERDA"] in legal(s)
 
@@ -379,9 +367,9 @@ def test_A14_second_narrow_is_compulsory_when_possible():
 def test_A44_street_placement_benefit_run_then_stack_bonus_at_the_top():
     """A44: covered benefit (CERDA1), then run VP, then the stack-empty Cerdà: at Cerdà index 10 the
     benefit reaches the top (11) and the stack bonus overflows into 2 VP (R116)."""
-    def f(r):
-        own(r, 0, "H(0,4)", "H(3,0)", "V(4,2)")
-        r["pl"][0]["cerda"] = 10
+    def f(d):
+        own(d, 0, "H(0,4)", "H(3,0)", "V(4,2)")
+        d["players"][0]["cerda"] = 10
     s = at(start(f), 1, 2)
     s.apply(street_id("V(1,3)"))                             # CERDA1, run 1, 4th tile
     assert pl(s).cerda == 11
@@ -401,11 +389,11 @@ def test_A13_mixed_run_rate_follows_the_new_tile(tmp_path):
     """A13: on a street with wide and narrow spaces (edited edition: V(1,2) wide) the rate follows the tile
     just placed and every tile of the run counts."""
     ed = _mixed_edition(tmp_path)
-    s = at(start(lambda r: own(r, 1, "V(1,0)", "V(1,1)"), edition=ed), 3, 0)     # Build 1 Wide
+    s = at(start(lambda d: own(d, 1, "V(1,0)", "V(1,1)"), edition=ed), 3, 0)     # Build 1 Wide
     assert space("V(1,2)") in street_ids(s)
     s.apply(street_id("V(1,2)"))                             # CLOTH1 printed
     assert pl(s).score == 2 * 3 and pl(s).wide_laid == 1
-    s = at(start(lambda r: own(r, 1, "V(1,0)", "V(1,2)"), edition=ed), 1, 2)     # Build 2 Narrow
+    s = at(start(lambda d: own(d, 1, "V(1,0)", "V(1,2)"), edition=ed), 1, 2)     # Build 2 Narrow
     s.apply(street_id("V(1,1)"))                             # COIN1
     assert pl(s).score == 1 * 3
 
@@ -419,24 +407,24 @@ DIAG = {cross(k, k) for k in range(5)}
 SPARE = [(0, 4), (4, 0), (2, 4), (4, 2)]
 
 
-def _inters(r, p, n, coins):
-    r["pl"][p]["inters"] = n
-    r["pl"][p]["coins"] = coins
+def _inters(d, p, n, coins):
+    d["players"][p]["coins"] = coins
+    warehouse_room(d, p)
     for i in range(n):
-        r["cross_int"][cross(*SPARE[i])] = p
+        intersection(d, *SPARE[i], p)
 
 
 @pytest.mark.parametrize("built,cost", [(0, 0), (1, 1), (2, 2), (3, 2), (4, 3)])
 def test_R57_leftmost_intersection_cost(built, cost):
     """R57: the leftmost Intersection costs 0/1/2/2/3 Coins (§4.8); any crossing without an Intersection;
     R58: the diagonal crossings add their 1 Coin."""
-    s = at(start(lambda r: _inters(r, 0, built, cost)), 0, 3)        # horizontal 3: Intersection
+    s = at(start(lambda d: _inters(d, 0, built, cost)), 0, 3)        # horizontal 3: Intersection
     taken = {cross(*SPARE[i]) for i in range(built)}
     assert inter_ids(s) == NON_DIAG - taken
-    s2 = at(start(lambda r: _inters(r, 0, built, cost + 1)), 0, 3)
+    s2 = at(start(lambda d: _inters(d, 0, built, cost + 1)), 0, 3)
     assert inter_ids(s2) == (NON_DIAG | DIAG) - taken
     if cost > 0:
-        s3 = at(start(lambda r: _inters(r, 0, built, cost - 1)), 0, 3)
+        s3 = at(start(lambda d: _inters(d, 0, built, cost - 1)), 0, 3)
         assert inter_ids(s3) == set()
     s.apply(C["A_INTERSECTION"] + cross(3, 0))               # benefits: V(3,0) CERDA1, H(2,0) CLOTH1, H(3,0) VP2
     assert pl(s).coins == 0 and pl(s).intersections == built + 1
@@ -445,16 +433,15 @@ def test_R57_leftmost_intersection_cost(built, cost):
 
 def test_R57_no_intersection_left():
     """R57 (R35): with all 5 built the action is impossible."""
-    def f(r):
-        _inters(r, 0, 4, 5)
-        r["cross_int"][cross(1, 4)] = 0
-        r["pl"][0]["inters"] = 5
+    def f(d):
+        _inters(d, 0, 4, 5)
+        intersection(d, 1, 4, 0)
     s = at(start(f), 0, 3)
     assert inter_ids(s) == set()
 
 
 def test_R57_not_on_a_crossing_with_an_intersection():
-    s = at(start(lambda r: _inters(r, 2, 2, 0)), 0, 3)
+    s = at(start(lambda d: _inters(d, 2, 2, 0)), 0, 3)
     assert cross(0, 4) not in inter_ids(s) and cross(4, 0) not in inter_ids(s)
     refused(s, C["A_INTERSECTION"] + cross(0, 4))
 
@@ -462,10 +449,9 @@ def test_R57_not_on_a_crossing_with_an_intersection():
 def test_R58_crossing_cost_paid_even_with_citizens_on_it():
     """R58: an Intersection on a crossing with a printed cost and citizens on it pays board cost +
     crossing cost."""
-    def f(r):
-        _inters(r, 0, 1, 2)
-        r["cross_lo"][cross(2, 2)] = M
-        r["bag"][M] -= 1
+    def f(d):
+        _inters(d, 0, 1, 2)
+        citizens(d, 2, 2, M)
     s = at(start(f), 0, 3)
     s.apply(C["A_INTERSECTION"] + cross(2, 2))               # 1 + 1 Coins; V(2,1) CERDA1, V(2,2) COIN1, ...
     gained_coins = 1                       # V(2,2) COIN1 (also H(1,2) VP3, H(2,2) -, D(1) CERDA1, D(2) CLOTH1)
@@ -475,11 +461,8 @@ def test_R58_crossing_cost_paid_even_with_citizens_on_it():
 
 def test_R59_intersection_goes_under_citizens():
     """R59: citizens on the crossing stay on top of the new Intersection; nobody is triggered."""
-    def f(r):
-        r["cross_lo"][cross(4, 2)] = U
-        r["cross_hi"][cross(4, 2)] = M
-        r["bag"][U] -= 1
-        r["bag"][M] -= 1
+    def f(d):
+        citizens(d, 4, 2, U, M)
     s = at(start(f), 0, 3)
     s.apply(C["A_INTERSECTION"] + cross(4, 2))
     v = s.view()
@@ -490,9 +473,9 @@ def test_R59_intersection_goes_under_citizens():
 def test_R60_only_uncovered_adjacent_benefits():
     """R60: benefits of the adjacent street spaces not covered by a Street tile: at (1,1) with V(1,1)
     (COIN1) covered only D(0) COIN1, H(0,1) CERDA1 and D(1) CERDA1 are gained."""
-    def f(r):
-        _inters(r, 0, 0, 1)
-        own(r, 1, "V(1,1)")
+    def f(d):
+        _inters(d, 0, 0, 1)
+        own(d, 1, "V(1,1)")
     s = at(start(f), 0, 3)
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
     assert pl(s).coins == 1 - 1 + 1
@@ -503,13 +486,13 @@ def test_R60_only_uncovered_adjacent_benefits():
 def test_example_R61_third_intersection():
     """R61: Blue's 3rd Intersection costs 2 Coins (board) + 1 Coin (crossing (1,1)); the adjacent uncovered
     benefits give 2 Coins and 2 Cerdà steps."""
-    s = at(start(lambda r: _inters(r, 0, 2, 3)), 0, 3)
+    s = at(start(lambda d: _inters(d, 0, 2, 3)), 0, 3)
     assert cross(1, 1) in inter_ids(s)
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
     assert pl(s).coins == 3 - 3 + 2
     assert pl(s).cerda == 4 + 2
     assert pl(s).intersections == 3 and s.view().intersections[cross(1, 1)] == 0
-    s2 = at(start(lambda r: _inters(r, 0, 2, 2)), 0, 3)
+    s2 = at(start(lambda d: _inters(d, 0, 2, 2)), 0, 3)
     assert cross(1, 1) not in inter_ids(s2)                  # 3 Coins needed
 
 
@@ -517,11 +500,10 @@ def test_example_R61_third_intersection():
 def test_R62_R63_R64_number_of_picks_and_unlocked_slots(built, picks):
     """R62: placing on the Intersection lets the owner take benefits; R63: 1 pick with 1-2 built, 2 with 3-4,
     3 with 5; R64: only the slots already emptied are offered."""
-    def f(r):
-        r["pl"][1]["inters"] = built
-        for i, c in enumerate([(3, 1), (0, 4), (2, 4), (4, 2), (1, 4)][:built]):
-            r["cross_int"][cross(*c)] = 1
-        r["pl"][1]["cobbles"] = 6                 # room for every Coin/Cloth
+    def f(d):
+        for c in [(3, 1), (0, 4), (2, 4), (4, 2), (1, 4)][:built]:
+            intersection(d, *c, 1)
+        cobblestones(d, 1, 6)                     # room for every Coin/Cloth
     s = at(start(f), 3, 1)
     taken = 0
     while s.current_player() == 1:
@@ -541,10 +523,9 @@ def _picked(s):
 def test_example_R65_owner_picks_coin_and_2vp():
     """R65: Orange (player 0) places on Blue's (player 1) Intersection; Blue, with 3 built, takes 1 Coin and
     2 VP out of its 3 unlocked benefits, during Orange's turn."""
-    def f(r):
-        r["pl"][1]["inters"] = 3
+    def f(d):
         for c in [(3, 1), (0, 4), (2, 4)]:
-            r["cross_int"][cross(*c)] = 1
+            intersection(d, *c, 1)
     s = at(start(f), 3, 1)
     assert s.current_player() == 1 and s.turn_player == 0
     assert legal(s) == {PICK + 0, PICK + 1, PICK + 2, A_DONE}
@@ -562,9 +543,9 @@ def test_example_R65_owner_picks_coin_and_2vp():
 
 def test_R66_R67_raise_exactly_one_marker_paying_its_cloth():
     """R66: raise one marker, paying the space's Cloth; R67: with or without a tile on the space."""
-    def f(r):
-        r["pl"][0]["cloth"] = 1
-        r["pl"][0]["mod_tile"][0] = tile_with("SC18")
+    def f(d):
+        d["players"][0]["cloth"] = 1
+        projects(d, 0, ["SC18"])
     s = at(start(f), 0, 4)                                   # horizontal 4: Improve
     assert ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == {0, 1}   # raise costs 0, 1, 2, 2, 3
     t = s.clone()
@@ -577,29 +558,30 @@ def test_R66_R67_raise_exactly_one_marker_paying_its_cloth():
 
 def test_example_R69_raise_middle_space_costs_2_cloth():
     """R69: moving the middle space's marker costs 2 Cloth."""
-    s = at(start(lambda r: r["pl"][0].update(cloth=2)), 0, 4)
+    s = at(start(lambda d: d["players"][0].update(cloth=2)), 0, 4)
     assert 2 in ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"])
     s.apply(C["A_MOD_IMPROVE"] + 2)
     assert pl(s).cloth == 0 and pl(s).modernisme_up[2] is True
-    s2 = at(start(lambda r: r["pl"][0].update(cloth=1)), 0, 4)
+    s2 = at(start(lambda d: d["players"][0].update(cloth=1)), 0, 4)
     refused(s2, C["A_MOD_IMPROVE"] + 2)
 
 
 def test_R70_all_markers_up():
     """R70: every marker already up -> the action is impossible."""
-    s = at(start(lambda r: r["pl"][0].update(mod_up=[1] * 5, cloth=3)), 0, 4)
+    s = at(start(lambda d: (projects(d, 0, up=[1] * 5), d["players"][0].update(cloth=3))), 0, 4)
     assert ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == set()
-    s2 = at(start(lambda r: r["pl"][0].update(mod_up=[1, 1, 1, 1, 0], cloth=3)), 0, 4)
+    s2 = at(start(lambda d: (projects(d, 0, up=[1, 1, 1, 1, 0]), d["players"][0].update(cloth=3))), 0, 4)
     assert ids_in(s2, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"]) == {4}
 
 
 def test_R71_take_a_displayed_tile_onto_an_empty_space():
     """R71: one of the 4 face-up tiles onto one of the player's empty project spaces, paying its Cloth
     (0/0/1/1/2)."""
-    s = at(start(lambda r: r["pl"][0].update(cloth=0)), 4, 0)        # horizontal 0: Take
+    s = at(start(lambda d: d["players"][0].update(cloth=0)), 4, 0)        # horizontal 0: Take
     disp = s.view().modernisme_display
     assert ids_in(s, C["A_MOD_TAKE"], C["A_PS"]) == {t * 5 + k for t in disp for k in (0, 1)}
-    s2 = at(start(lambda r: r["pl"][0].update(cloth=2, mod_tile=[5, -1, -1, 7, -1])), 4, 0)
+    s2 = at(start(lambda d: (projects(d, 0, ["SC07", None, None, "SC10", None]),
+                             d["players"][0].update(cloth=2))), 4, 0)
     disp2 = s2.view().modernisme_display
     assert ids_in(s2, C["A_MOD_TAKE"], C["A_PS"]) == {t * 5 + k for t in disp2 for k in (1, 2, 4)}
 
@@ -623,7 +605,8 @@ def test_example_R74_take_onto_a_space_costing_1_cloth():
 
 def test_R72_no_empty_project_space():
     """R72: all 5 spaces hold a tile -> Take is impossible."""
-    s = at(start(lambda r: r["pl"][0].update(cloth=3, mod_tile=[0, 1, 2, 3, 4])), 4, 0)
+    s = at(start(lambda d: (projects(d, 0, ["SC01", "SC02", "SC03", "SC05", "SC07"]),
+                            d["players"][0].update(cloth=3))), 4, 0)
     assert ids_in(s, C["A_MOD_TAKE"], C["A_PS"]) == set()
     assert C["A_GAIN_CLOTH"] in legal(s)
 
@@ -637,12 +620,6 @@ def _ids(mask):
     return tuple(x for x in range(18) if mask >> x & 1)
 
 
-def mod_problems(s):
-    """The invariant checker's Modernisme findings (start() hands out citizens without taking them from the
-    bag, so the citizen count is off on purpose)."""
-    return [x for x in check_invariants(s) if "Modernisme" in x]
-
-
 def test_R73_the_last_face_down_tile_revealed_reshuffles_the_discards_at_once():
     """R73 (rulebook, Take a Modernisme Project): "Immediately after taking the Modernisme tile, refill the
     offer. If at any point the Modernisme tiles stack would become empty, reshuffle the discarded tiles to
@@ -650,13 +627,13 @@ def test_R73_the_last_face_down_tile_revealed_reshuffles_the_discards_at_once():
     the new stack (not later, at the next reveal); nothing waits in the discard beside an empty stack. The
     stack's order is hidden but its content is public by deduction, the discards face up: every seat observes
     the same three sets (A6)."""
-    def f(r):
-        stack = [x for x in range(18) if r["mod_stack"] >> x & 1]
-        r["mod_stack"] = 1 << stack[0]                            # one tile left face down
-        r["mod_discard"] = sum(1 << x for x in stack[1:])         # discarded by earlier refreshes (R111)
+    def f(d):
+        stack = face_down(d)
+        d["modernisme"]["stack"] = stack[:1]                      # one tile left face down
+        d["modernisme"]["discard"] = stack[1:]                    # discarded by earlier refreshes (R111)
     s = at(start(f), 4, 0)                                        # horizontal 0: Take
     last, display, disc = _mods(s)
-    assert len(disc) >= 4 and len(last) == 1 and not mod_problems(s)
+    assert len(disc) >= 4 and len(last) == 1 and not check_invariants(s)
     t = min(display)
     s.apply(C["A_MOD_TAKE"] + t * 5 + 0)
     assert s.legal_actions() == [C["A_REVEAL"] + last[0]]                # the refill, from the stack
@@ -665,20 +642,16 @@ def test_R73_the_last_face_down_tile_revealed_reshuffles_the_discards_at_once():
     assert _mods(s) == (disc, tuple(sorted(set(display) - {t} | set(last))), ())  # ...and the discards are
     #                                                                               the stack already
     assert pl(s).modernisme[0] == t
-    assert not mod_problems(s)
+    assert not check_invariants(s)
     for p in range(4):                                            # public: the same for every seat (A6)
-        o = s.observation(p)
-        assert (_ids(o["mod_stack"]), _ids(o["mod_display"]), _ids(o["mod_discard"])) == _mods(s)
+        o = s.view(viewpoint=p)
+        assert (o.modernisme_stack, o.modernisme_display, o.modernisme_discard) == _mods(s)
 
 
 def test_R73_A32_invariant_an_empty_stack_has_no_discards_beside_it():
-    """R73, R111: a state whose discards wait beside an empty stack cannot arise ('at any point'); the checker
-    reports it and the position loader refuses it. Stack and discards both empty (A32) is a valid position."""
-    def f(r):
-        r["mod_discard"] = r["mod_stack"]
-        r["mod_stack"] = 0
-    s = edit(start(), f, settle=False)
-    assert any("R73" in x for x in mod_problems(s))
+    """R73, R111: a state whose discards wait beside an empty stack cannot arise ('at any point'); the position
+    loader refuses it (and the invariant checkers report it: test_raw_path.py, deliberately broken states).
+    Stack and discards both empty (A32) is a valid position."""
     doc = new_game(4, seed=0, setup="printed").to_json()
     mod = doc["modernisme"]
     mod["discard"] = sorted(set(mod.get("discard", [])) | set(mod["stack"]))
@@ -688,11 +661,9 @@ def test_R73_A32_invariant_an_empty_stack_has_no_discards_beside_it():
     mod["stack"], mod["discard"] = mod["discard"], []                     # the same tiles face down: fine
     State.from_json(doc)
 
-    def g(r):                                                 # every face-down tile on a project space:
-        tiles = [x for x in range(18) if r["mod_stack"] >> x & 1]        # stack and discards empty (A32)
-        for i, x in enumerate(tiles):
-            r["pl"][i // 5]["mod_tile"][i % 5] = x
-        r["mod_stack"] = 0
+    def g(d):                                                 # every face-down tile on a project space:
+        for i, x in enumerate(face_down(d)):                      # stack and discards empty (A32)
+            d["players"][i // 5]["modernisme"][i % 5]["tile"] = x
     s = edit(new_game(4, seed=0, setup="printed"), g)
     assert not check_invariants(s)
     back = State.from_json(s.to_json())
@@ -703,12 +674,11 @@ def test_R73_A32_invariant_an_empty_stack_has_no_discards_beside_it():
 def test_R75_R68_modernisme_tile_scores_vp_x_count_x_marker(up, mult):
     """R75, R68 (R125): a tile scores VP x times met x the multiplier beside its marker: '2 VP per Wide tile'
     on the rightmost space, 3 Wide tiles: x3 at the bottom, x4 at the top (2x3x4 = 24)."""
-    def f(r):
-        own(r, 0, "V(2,0)", "V(2,1)", "D(3)")
-        r["pl"][0]["mod_tile"][4] = tile_with("SC11")
-        r["pl"][0]["mod_up"][4] = up
-    s = start(f)
-    force_final(s)
+    def f(d):
+        own(d, 0, "V(2,0)", "V(2,1)", "D(3)")
+        d["cerda_tiles"][2]["tile"] = "SC13"                      # SC11's twin would be in the box (R15)
+        projects(d, 0, [None, None, None, None, "SC11"], [0, 0, 0, 0, up])
+    s = force_final(start(f))
     assert s.score_breakdown()[0]["final_modernisme"] == 2 * 3 * mult
 
 
@@ -716,22 +686,21 @@ def test_R75_R68_modernisme_tile_scores_vp_x_count_x_marker(up, mult):
 # Public Services (R76-R79)
 # ================================================================================================
 
-def _ps(name, coins=3, **extra):
+def _ps(name, coins=3, fn=None):
+    """Five Public Service types in play from `name` on (in edition order), seat 0 with `coins` at (2,1)."""
     t = PS_IDX[name]
 
-    def f(r):
-        r["ps_left"] = [-1] * 7
-        for x in (t, (t + 1) % 7, (t + 2) % 7, (t + 3) % 7, (t + 4) % 7):
-            r["ps_left"][x] = 3
-        r["pl"][0]["coins"] = coins
-        for k, v in extra.items():
-            r["pl"][0][k] = v
+    def f(d):
+        d["public_services"] = {T["ps_names"][(t + i) % 7]: 3 for i in range(5)}
+        d["players"][0]["coins"] = coins
+        if fn is not None:
+            fn(d)
     return at(start(f), 2, 1), t                             # vertical 2: Public Service
 
 
 def test_R76_available_types_never_built_and_affordable():
     """R76: a type in play, with tiles left, never built by the player, whose top tile it can pay."""
-    s, t = _ps("SANT_ANTONI", coins=3, ps_built=1 << 1)
+    s, t = _ps("SANT_ANTONI", coins=3, fn=lambda d: ps_built(d, "ESTACIO_FRANCA", 0))
     in_play = {x for x, left in enumerate(s.view().public_services_left) if left is not None and left > 0}
     assert ids_in(s, C["A_PS"], C["A_TRAM"]) == in_play - {1}
     s2, _ = _ps("SANT_ANTONI", coins=2)
@@ -739,19 +708,16 @@ def test_R76_available_types_never_built_and_affordable():
     refused(s2, C["A_PS"] + t)
 
 
-def _ps1_markers(r, blocks):
-    for bs in [2, 5, 8, 10][:blocks]:                        # B(1,0), B(0,1), B(2,1), B(0,2)
-        r["bld_level"][bs] = 1
-        r["bld_n"][bs] = 1
-        r["bld_mark"][bs * 3] = 0
-    r["pl"][0]["markers"] = blocks
+def _ps1_markers(d, blocks):
+    for name in ["B(1,0)", "B(0,1)", "B(2,1)", "B(0,2)"][:blocks]:
+        building(d, name, 1, [0])
 
 
 def test_R77_R78_A44_pay_vp_cerda_then_main_benefit_PS1():
     """R77: pay 3, gain 10 VP and +2 Cerdà, then the main benefit: PS1 gives 1 Cloth per block with a marker
     of the player (3 blocks); R78: the tile is kept by the player (built bit). A44: payment comes first, so
     the 3 Cloth fit in the Warehouse freed by the 3 Coins (no overflow)."""
-    s = start(lambda r: (_ps1_markers(r, 3), r["pl"][0].update(coins=3, cloth=1), r["ps_left"].__setitem__(0, 3)))
+    s = start(lambda d: (_ps1_markers(d, 3), d["players"][0].update(coins=3, cloth=1)))   # SANT_ANTONI in play
     at(s, 2, 1)
     s.apply(C["A_PS"] + 0)
     p = pl(s)
@@ -762,11 +728,12 @@ def test_R77_R78_A44_pay_vp_cerda_then_main_benefit_PS1():
 
 
 def test_R77_PS3_free_intersection():
-    """R77 (PS3): a Build-an-Intersection action with every Coin cost ignored (even on the diagonal)."""
-    s, t = _ps("HOSPITAL_SANT_PAU", coins=3, inters=3)
+    """R77 (PS3): a Build-an-Intersection action with every Coin cost ignored (even on the diagonal; the 4th
+    Intersection costs 3 Coins, R57)."""
+    s, t = _ps("HOSPITAL_SANT_PAU", coins=3, fn=lambda d: _inters(d, 0, 3, 3))
     s.apply(C["A_PS"] + t)
     assert pl(s).coins == 0
-    assert inter_ids(s) == set(range(25)) and A_SKIP in legal(s)
+    assert inter_ids(s) == set(range(25)) - {cross(*c) for c in SPARE[:3]} and A_SKIP in legal(s)
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
     assert pl(s).coins == 2 and pl(s).intersections == 4      # nothing paid; 2 Coins gained (R60)
 
@@ -785,7 +752,7 @@ def test_R77_PS5_cobblestone_anywhere_and_PS7_take_free():
     s, t = _ps("UNIVERSITAT")
     s.apply(C["A_PS"] + t)
     assert cobble_ids(s) == set(range(30)) - {14, 15}
-    s2, t2 = _ps("PAVELLO_OPERACIONS", cloth=0)
+    s2, t2 = _ps("PAVELLO_OPERACIONS", fn=lambda d: d["players"][0].update(cloth=0))
     s2.apply(C["A_PS"] + t2)
     assert {x % 5 for x in ids_in(s2, C["A_MOD_TAKE"], C["A_PS"])} == {0, 1, 2, 3, 4}
 
@@ -803,21 +770,17 @@ def test_R77_PS6_two_sagrada_steps():
 
 def test_R77_second_and_third_tile_of_a_type():
     """R17, R77: the next players get the 2-coin (6 VP) and 1-coin (3 VP) tiles."""
-    for left, cost, vp in ((2, 2, 6), (1, 1, 3)):
-        s, t = _ps("SANT_ANTONI", coins=3)
-        r = s.raw()
-        r["ps_left"][t] = left
-        s._set_raw(r)
+    for builders, cost, vp in (((1,), 2, 6), ((1, 2), 1, 3)):
+        s, t = _ps("SANT_ANTONI", coins=3, fn=lambda d: ps_built(d, "SANT_ANTONI", *builders))
+        assert s.view().public_services_left[t] == 3 - len(builders)
         s.apply(C["A_PS"] + t)
         assert (pl(s).coins, pl(s).score) == (3 - cost, vp)
 
 
 def test_R79_empty_stack_cannot_be_built():
     """R79: a type with no tile left is not offered."""
-    s, t = _ps("SANT_ANTONI", coins=3)
-    r = s.raw()
-    r["ps_left"][t] = 0
-    s._set_raw(r)
+    s, t = _ps("SANT_ANTONI", coins=3, fn=lambda d: ps_built(d, "SANT_ANTONI", 1, 2, 3))
+    assert s.view().public_services_left[t] == 0
     assert t not in ids_in(s, C["A_PS"], C["A_TRAM"])
 
 
@@ -827,22 +790,20 @@ def test_R79_empty_stack_cannot_be_built():
 
 def _tram(fn=None, tram="V(0,0)", coins=1, cloth=1):
     """Player 0 at (1,1) (pays its 1 Coin) with the Tram on `tram`; coins/cloth after placement."""
-    def f(r):
-        r["pl"][0]["tram"] = space(tram) if tram else -1
-        r["pl"][0]["coins"] = coins + 1
-        r["pl"][0]["cloth"] = cloth
+    def f(d):
+        d["players"][0].update(tram=tram, coins=coins + 1, cloth=cloth)
+        warehouse_room(d, 0)
         if fn is not None:
-            fn(r)
+            fn(d)
     return at(start(f), 1, 1)
 
 
 def test_R81_first_placement_anywhere_without_tram_or_passenger():
     """R81: the first time, any street space without a Tram and without a Passenger, built or not."""
-    def f(r):
-        r["pl"][2]["tram"] = space("H(2,3)")
-        r["passenger"][space("V(3,3)")] = 1
-        r["pl"][1]["passengers"] = 1
-        own(r, 3, "V(4,0)")
+    def f(d):
+        d["players"][2]["tram"] = "H(2,3)"
+        passenger(d, 1, "V(3,3)")
+        own(d, 3, "V(4,0)")
     s = _tram(f, tram=None)
     assert tram_ids(s) == set(range(44)) - sp("H(2,3)", "V(3,3)")
     s.apply(tram_id("V(4,0)"))
@@ -864,14 +825,12 @@ def test_R80_R83_optional_passenger_paid_with_its_cost():
 
 @pytest.mark.parametrize("placed,coins,cloth,ok", [
     (0, 0, 1, True), (0, 5, 0, False), (1, 1, 0, True), (1, 0, 5, False), (2, 1, 1, True), (2, 1, 0, False),
-    (3, 2, 0, True), (3, 1, 5, False), (4, 2, 1, True), (4, 2, 0, False), (5, 5, 5, False)])
+    (3, 2, 0, True), (3, 1, 5, False), (4, 2, 1, True), (4, 2, 0, False), (5, 5, 4, False)])
 def test_R83_passenger_costs_by_slot(placed, coins, cloth, ok):
     """R83 (§4.8): Passenger costs 1 Cloth / 1 Coin / 1 Coin+1 Cloth / 2 Coins / 2 Coins+1 Cloth; none
     left after 5."""
-    def f(r):
-        r["pl"][0]["passengers"] = placed
-        for x in ["H(3,4)", "H(2,4)", "H(1,4)", "H(0,4)", "V(4,3)"][:placed]:
-            r["passenger"][space(x)] = 0
+    def f(d):
+        passenger(d, 0, *["H(3,4)", "H(2,4)", "H(1,4)", "H(0,4)", "V(4,3)"][:placed])
     s = _tram(f, coins=coins, cloth=cloth)
     s.apply(tram_id("V(0,1)"))
     assert (A_PASS in legal(s)) == ok
@@ -885,7 +844,7 @@ def test_example_R87_second_tram_action():
     """R87: Blue's 2nd Tram action; Blue pays 1 Cloth for the leftmost Passenger; Purple owns the Street tile
     there (a run of 2 Narrow tiles) and gains 2 VP; Blue then takes 'Gain 2 Coins', that street's action,
     offered as a granted action with A_SKIP (R84, R85)."""
-    s = _tram(lambda r: own(r, 1, "V(0,1)", "V(0,2)"), coins=0, cloth=1)
+    s = _tram(lambda d: own(d, 1, "V(0,1)", "V(0,2)"), coins=0, cloth=1)
     s.apply(tram_id("V(0,1)"))
     s.apply(A_PASS)
     assert pl(s).cloth == 0
@@ -920,7 +879,7 @@ def test_R84_passenger_on_a_horizontal_street_takes_its_action():
 
 def test_R85_passenger_on_own_tile_rescores_it():
     """R85, A47: a Passenger on the mover's own tile makes the mover score it again (run at that moment)."""
-    s = _tram(lambda r: (own(r, 0, "V(0,1)"), own(r, 2, "V(0,2)", "V(0,3)")), coins=0, cloth=1)
+    s = _tram(lambda d: (own(d, 0, "V(0,1)"), own(d, 2, "V(0,2)", "V(0,3)")), coins=0, cloth=1)
     s.apply(tram_id("V(0,1)"))
     s.apply(A_PASS)
     assert pl(s).score == 3 and pl(s, 2).score == 0
@@ -928,7 +887,7 @@ def test_R85_passenger_on_own_tile_rescores_it():
 
 def test_R85_passenger_on_a_wide_tile_scores_2_per_tile():
     """R85 (§4.13): the owner of a lone Wide tile gains 2 VP."""
-    s = _tram(lambda r: own(r, 3, "D(1)"), tram="D(0)", coins=0, cloth=1)
+    s = _tram(lambda d: own(d, 3, "D(1)"), tram="D(0)", coins=0, cloth=1)
     s.apply(tram_id("D(1)"))
     s.apply(A_PASS)
     assert pl(s, 3).score == 2
@@ -944,12 +903,9 @@ def test_A19_passenger_on_an_empty_space_scores_nothing():
 
 def test_R86_rightmost_uncovered_passenger_slot_scores_at_the_end():
     """R86 (R125): 4 Passengers placed -> 16 VP at the end."""
-    def f(r):
-        r["pl"][0]["passengers"] = 4
-        for x in ["H(3,4)", "H(2,4)", "H(1,4)", "H(0,4)"]:
-            r["passenger"][space(x)] = 0
-    s = start(f)
-    force_final(s)
+    def f(d):
+        passenger(d, 0, "H(3,4)", "H(2,4)", "H(1,4)", "H(0,4)")
+    s = force_final(start(f))
     assert s.score_breakdown()[0]["final_passengers"] == 16
 
 
@@ -965,30 +921,30 @@ def test_A16_R82_moves_of_one_or_two_counted_spaces():
 
 def test_A16_own_tiles_are_free():
     """A16: spaces covered by the mover's own Street tiles are not counted."""
-    s = _tram(lambda r: own(r, 0, "V(0,1)"))
+    s = _tram(lambda d: own(d, 0, "V(0,1)"))
     assert space("V(0,3)") in tram_ids(s)
     assert space("V(0,1)") in tram_ids(s)
-    s2 = _tram(lambda r: own(r, 0, "V(0,1)", "V(0,2)", "V(0,3)", "H(0,4)", "H(1,4)"))
+    s2 = _tram(lambda d: own(d, 0, "V(0,1)", "V(0,2)", "V(0,3)", "H(0,4)", "H(1,4)"))
     assert sp("H(1,4)", "H(2,4)", "H(3,4)", "V(2,3)") <= tram_ids(s2)      # long free path, then 2 counted
     assert space("V(2,1)") not in tram_ids(s2)                # 3 counted spaces after the free ones
 
 
 def test_A16_other_players_tiles_count():
     """A16: only the mover's own tiles are free; another player's tiles count."""
-    s = _tram(lambda r: own(r, 1, "V(0,1)"))
+    s = _tram(lambda d: own(d, 1, "V(0,1)"))
     assert space("V(0,3)") not in tram_ids(s)
     assert space("V(0,2)") in tram_ids(s)
 
 
 def test_A16_never_back_onto_the_start_space():
     """A16: no backtracking: even around a loop of own tiles the Tram cannot return to its start space."""
-    s = _tram(lambda r: own(r, 0, "H(0,0)", "V(1,0)", "H(0,1)", "V(0,1)"))
+    s = _tram(lambda d: own(d, 0, "H(0,0)", "V(1,0)", "H(0,1)", "V(0,1)"))
     assert space("V(0,0)") not in tram_ids(s)
 
 
 def test_A16_R82_may_pass_but_not_end_on_another_tram():
     """R82, A16: another Tram's space may be passed through but not ended on."""
-    s = _tram(lambda r: r["pl"][2].__setitem__("tram", space("V(0,1)")))
+    s = _tram(lambda d: d["players"][2].update(tram="V(0,1)"))
     assert space("V(0,1)") not in tram_ids(s)
     assert space("V(0,2)") in tram_ids(s)
     refused(s, tram_id("V(0,1)"))
@@ -996,7 +952,7 @@ def test_A16_R82_may_pass_but_not_end_on_another_tram():
 
 def test_R88_same_street_other_space_is_allowed():
     """R88: only the same street *space* is forbidden, not the same street."""
-    s = _tram(lambda r: r["pl"][2].__setitem__("tram", space("V(0,2)")))
+    s = _tram(lambda d: d["players"][2].update(tram="V(0,2)"))
     assert space("V(0,1)") in tram_ids(s)
     s.apply(tram_id("V(0,1)"))
     assert pl(s).tram == space("V(0,1)")
@@ -1004,9 +960,8 @@ def test_R88_same_street_other_space_is_allowed():
 
 def test_A17_no_passenger_where_a_passenger_stands():
     """A17: ending on a space with a Passenger is allowed, but no Passenger (so no extra action)."""
-    def f(r):
-        r["passenger"][space("V(0,1)")] = 2
-        r["pl"][2]["passengers"] = 1
+    def f(d):
+        passenger(d, 2, "V(0,1)")
     s = _tram(f, coins=3, cloth=3)
     assert space("V(0,1)") in tram_ids(s)
     s.apply(tram_id("V(0,1)"))
@@ -1032,11 +987,11 @@ def test_A18_passenger_on_the_diagonal_chains_another_tram_move():
 
 
 def _ps2(passengers, coins_after, cloth):
-    def f(r):
-        r["ps_left"][1] = 3
-        r["pl"][0].update(coins=3 + coins_after, cloth=cloth, tram=space("V(0,0)"), passengers=passengers)
-        for x in ["H(3,4)", "H(2,4)"][:passengers]:
-            r["passenger"][space(x)] = 0
+    def f(d):
+        d["public_services"] = {name: 3 for name in T["ps_names"][:5]}      # ESTACIO_FRANCA in play
+        d["players"][0].update(coins=3 + coins_after, cloth=cloth, tram="V(0,0)")
+        warehouse_room(d, 0)
+        passenger(d, 0, *["H(3,4)", "H(2,4)"][:passengers])
     s = at(start(f), 2, 1)
     s.apply(C["A_PS"] + 1)                                   # ESTACIO_FRANCA, top tile 3 Coins
     assert tram_ids(s) and A_SKIP in legal(s)
@@ -1060,9 +1015,8 @@ def test_A20_PS2_waives_the_coin_part_only():
 
 def test_A20_without_PS2_the_coin_cost_is_due():
     """A20 contrast: the ordinary Tram action with 0 Coins cannot place the 2nd Passenger."""
-    def f(r):
-        r["pl"][0]["passengers"] = 1
-        r["passenger"][space("H(3,4)")] = 0
+    def f(d):
+        passenger(d, 0, "H(3,4)")
     s = _tram(f, coins=0, cloth=5)
     s.apply(tram_id("V(0,1)"))
     assert A_PASS not in legal(s)
@@ -1075,7 +1029,7 @@ def test_A20_without_PS2_the_coin_cost_is_due():
 @pytest.mark.parametrize("before,after,vp", [(4, 6, 0), (9, 11, 0), (10, 11, 2), (11, 11, 4), (0, 2, 0)])
 def test_R89_cerda_plus_2_and_top_overflow(before, after, vp):
     """R89, R116: +2 Cerdà steps; steps lost at the top give 2 VP each."""
-    s = at(start(lambda r: r["pl"][0].update(cerda=before)), 0, 2)    # horizontal 2: Cerdà +2
+    s = at(start(lambda d: d["players"][0].update(cerda=before)), 0, 2)    # horizontal 2: Cerdà +2
     s.apply(C["A_CERDA"])
     assert pl(s).cerda == after and pl(s).score == vp
     assert s.score_breakdown()[0]["cerda_overflow"] == vp
@@ -1083,11 +1037,11 @@ def test_R89_cerda_plus_2_and_top_overflow(before, after, vp):
 
 def test_A15_longest_lines_count_only_own_contiguous_tiles():
     """A15: SC04/SC07 count the scoring player's own tiles, contiguous, along one street."""
-    def f(r):
-        own(r, 0, "V(1,0)", "V(1,1)", "V(1,3)", "H(0,0)")
-        own(r, 1, "V(1,2)")
-        own(r, 0, "D(0)", "D(1)", "D(2)")
-        own(r, 0, "V(2,0)")
+    def f(d):
+        own(d, 0, "V(1,0)", "V(1,1)", "V(1,3)", "H(0,0)")
+        own(d, 1, "V(1,2)")
+        own(d, 0, "D(0)", "D(1)", "D(2)")
+        own(d, 0, "V(2,0)")
     s = start(f)
     assert s.condition_count("SC04", 0) == 2
     assert s.condition_count("SC04", 1) == 1

@@ -1,6 +1,6 @@
 """Rule tests: constructing Buildings and the citizen tracks (R90-R106; rulings A4, A5, A25-A29, A31).
 
-Positions are built through the raw state (tests/helpers.py), then real actions are applied and the exact VP,
+Positions are built as position documents (tests/helpers.py), then real actions are applied and the exact VP,
 tracks, Cerdà/Sagrada indices and markers are checked. Board numbers come from the default data file
 (rules-inventory §4.5 track VP: Working/Middle 1,2,2,3,3,4 | 4,5,5,6,6,7 | 7,8,8,9,9,10, marks 4/10/16;
 Upper 2,2,3,3,4 | 5,5,6,6,7 | 8,8,9,9,10, marks 3/8/13; Cerdà start 4).
@@ -8,11 +8,12 @@ Upper 2,2,3,3,4 | 5,5,6,6,7 | 8,8,9,9,10, marks 3/8/13; Cerdà start 4).
 import pytest
 
 from barcelona_ai import IllegalActionError
-from helpers import C, ED, M, T, U, W, building_space, build_id, cross, edit, game, at_build, mask
+from helpers import (C, ED, M, T, U, W, all_bonus_rows_taken, at_build, build_id, building, building_space,
+                     citizens, cross, edit, end_triggered, game, hand, intersection, markers_placed, mask, passenger,
+                     scored, track)
 
 TYPES = ("CORNER", "L1", "L2", "L3")
 A_BUILD, A_DRAW = C["A_BUILD"], C["A_DRAW"]
-ALL_ROWS = 0b1111
 
 
 def bits(lo, hi):
@@ -75,8 +76,9 @@ def test_R90_A4_construction_is_compulsory_only_build_options_offered():
 
 
 def test_R90_ending_the_actions_leads_to_the_compulsory_construction():
-    def f(raw):
-        raw["phase"] = C["PH_ACTIONS"]
+    def f(doc):
+        doc["phase"] = "ACTIONS"
+        doc["players"][0]["hand"] = hand()                  # the hand was placed
     s = at_build(game(4), {(1, 0): (W, M), (2, 0): W}, fn=f)
     assert C["A_END_ACTIONS"] in s.legal_actions()
     s.apply(C["A_END_ACTIONS"])
@@ -113,14 +115,13 @@ def test_A4_any_legal_option_may_be_chosen_even_an_unfavourable_level2():
 
 
 def test_A4_a_type_whose_stack_is_empty_is_not_an_option():
-    def no_l1(raw):
-        raw["bld_stack"][1] = 0
+    def no_l1(doc):
+        doc["building_tiles_left"] = {"CORNER": 8, "L1": 0, "L2": 8, "L3": 7}
     s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=no_l1)
     assert kinds_on(s, "B(1,0)") == {"L2"}
 
-    def no_l1_l2(raw):
-        raw["bld_stack"][1] = 0
-        raw["bld_stack"][2] = 0
+    def no_l1_l2(doc):
+        doc["building_tiles_left"] = {"CORNER": 8, "L1": 0, "L2": 0, "L3": 7}
     s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=no_l1_l2)
     assert s.current_player() == 1                          # nothing to build: the turn went on
     assert level(s, "B(1,0)") == 0
@@ -157,8 +158,8 @@ def test_R96_corner_uses_only_the_3_crossings_of_its_triangle():
 
 
 def test_R103_A31_corner_has_no_effect_and_is_never_overbuilt():
-    def f(raw):
-        raw["bonus_rows"] = ALL_ROWS
+    def f(doc):
+        all_bonus_rows_taken(doc, ("SW(0)", "B(3,1)", "SW(2)", "SW(3)"))
     s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=f)
     s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
     p = pl(s, 0)
@@ -214,9 +215,10 @@ def test_R93_full_procedure_of_a_level1():
 
 
 def test_R93_step4_lowest_visible_vp_is_read_after_the_citizens_move():
-    def f(raw):
-        raw["bonus_rows"] = ALL_ROWS
-        raw["track"] = [bits(0, 2), bits(0, 4), bits(0, 3)]   # W next 2 (VP 2); M next 4 (3); U next 3 (3)
+    def f(doc):
+        all_bonus_rows_taken(doc)
+        for k, occupied in enumerate((bits(0, 2), bits(0, 4), bits(0, 3))):   # W next 2 (VP 2); M next 4 (3);
+            track(doc, k, occupied)                                         # U next 3 (3)
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert tracks(s)[0] == bits(0, 4)
@@ -238,36 +240,35 @@ def test_R93_step2_bonus_only_for_the_first_building_of_a_row():
 
 
 def test_R93_step6_emptying_a_marker_stack_gives_one_cerda():
-    def f(raw):
-        raw["pl"][0]["markers"] = 1                          # stacks 2,2,2,1,1: the 2nd marker empties stack 1
+    def f(doc):
+        markers_placed(doc, 0, 1)                            # stacks 2,2,2,1,1: the 2nd marker empties stack 1
     s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=f)
     s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
     assert pl(s, 0).markers_placed == 2 and pl(s, 0).cerda == 5
 
-    def g(raw):
-        raw["pl"][0]["markers"] = 2                          # the 3rd marker empties nothing
+    def g(doc):
+        markers_placed(doc, 0, 2)                            # the 3rd marker empties nothing
     s = at_build(game(4), {(1, 1): W, (2, 1): W}, fn=g)
     s.apply(build_id("NE(1)", "CORNER", [(1, 1), (2, 1)]))
     assert pl(s, 0).markers_placed == 3 and pl(s, 0).cerda == 4
 
 
 def test_R94_A25_no_marker_left_still_must_build_and_gains_vp_and_effects():
-    def f(raw):
-        raw["pl"][0]["markers"] = 8
+    def f(doc):
+        markers_placed(doc, 0, 8)                            # on Level 3 buildings of block rows 2 and 3
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     assert kinds_on(s, "B(1,0)") == {"L1"}                  # still compulsory
+    counts = s.condition_count("SC19", 0), s.condition_count("SC01", 0)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     p = pl(s, 0)
     assert level(s, "B(1,0)") == 1 and marks(s, "B(1,0)") == []
     assert p.markers_placed == 8 and p.score == 6 and p.cerda == 5   # VP and effect, no stack bonus
-    assert s.condition_count("SC19", 0) == 0 and s.condition_count("SC01", 0) == 0
+    assert (s.condition_count("SC19", 0), s.condition_count("SC01", 0)) == counts   # B(1,0) counts for nobody
 
 
 def test_A25_overbuilding_an_unmarked_building_puts_the_marker_at_the_bottom():
-    def f(raw):
-        bs = building_space("B(1,0)")
-        raw["bld_level"][bs] = 1                             # built by someone without markers
-        raw["bld_stack"][1] = 11
+    def f(doc):
+        building(doc, "B(1,0)", "L1")                        # built by someone without markers
     s = at_build(game(4), {(1, 0): M, (2, 0): W}, player=1, fn=f)
     assert kinds_on(s, "B(1,0)") == {"L2"}                  # an unmarked building can be overbuilt
     s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
@@ -277,13 +278,11 @@ def test_A25_overbuilding_an_unmarked_building_puts_the_marker_at_the_bottom():
 
 
 def test_A25_unmarked_buildings_count_as_buildings_for_SC05_and_SC10():
-    def f(raw):
+    def f(doc):
         for name in ("NE(0)", "SW(0)", "B(1,0)"):
-            raw["bld_level"][building_space(name)] = 4 if name[0] in "NS" else 1   # no markers at all
-        raw["cross_int"][cross(1, 1)] = 0
-        raw["pl"][0]["inters"] = 1
-        raw["passenger"][4] = 0                              # V(1,0): touches NE(0) and B(1,0)
-        raw["pl"][0]["passengers"] = 1
+            building(doc, name, 4 if name[0] in "NS" else 1)   # no markers at all
+        intersection(doc, 1, 1, 0)
+        passenger(doc, 0, "V(1,0)")                          # touches NE(0) and B(1,0)
     s = edit(game(4), f)
     assert s.condition_count("SC05", 0) == 1
     assert s.condition_count("SC10", 0) == 1
@@ -311,8 +310,8 @@ def test_R97_level2_needs_one_middle_upper_is_not_middle():
 
 @pytest.mark.parametrize("step", [True, False])
 def test_R97_A38_level2_optional_sagrada_step_compulsory_cerda_back(step):
-    def f(raw):
-        raw["bonus_rows"] = ALL_ROWS
+    def f(doc):
+        all_bonus_rows_taken(doc)
     s = at_build(game(4), {(1, 0): M, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L2", [(1, 0), (2, 0)]))
     assert s.current_player() == 0
@@ -334,8 +333,8 @@ def test_R98_level3_requirements_one_upper_plus_two_on_three_crossings():
 
 
 def test_R98_A38_level3_effects_7vp_minus2_cerda_up_to_2_optional_sagrada_steps():
-    def f(raw):
-        raw["bonus_rows"] = ALL_ROWS
+    def f(doc):
+        all_bonus_rows_taken(doc)
     s = at_build(game(4), {(1, 0): U, (2, 0): W, (1, 1): W}, fn=f)
     s.apply(build_id("B(1,0)", "L3", [(1, 0), (2, 0), (1, 1)]))
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
@@ -358,11 +357,11 @@ def test_R99_any_level_may_go_on_an_empty_normal_block():
 def test_example_R100():
     """R100: Level-2 with two adjacent citizens (one Middle); 7 VP = lowest visible after they move;
     may take 1 Sagrada step, must go 1 back on Cerdà; marker placed; no Cerdà scoring."""
-    def f(raw):
-        raw["bonus_rows"] = ALL_ROWS
-        raw["scored"] = 0b011                                # sections 1 and 2 already scored
-        raw["scorings"] = 2
-        raw["track"] = [bits(0, 10), bits(0, 11), bits(0, 9)]   # next: W 10 (VP 6), M 11 (7), U 9 (7)
+    def f(doc):
+        all_bonus_rows_taken(doc)
+        scored(doc, 0, 1)                                    # sections 1 and 2 already scored
+        for k, occupied in enumerate((bits(0, 10), bits(0, 11), bits(0, 9))):   # next: W 10 (VP 6), M 11 (7),
+            track(doc, k, occupied)                                          # U 9 (7)
     s = at_build(game(4), {(2, 1): M, (3, 1): W}, fn=f)
     s.apply(build_id("B(2,1)", "L2", [(2, 1), (3, 1)]))
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
@@ -401,12 +400,9 @@ def test_R101_R102_overbuild_L1_then_L2_then_L3_markers_stack_bottom_to_top():
 
 
 def test_R101_level3_directly_on_level1_and_overbuild_gives_vp_and_effects():
-    def f(raw):
-        bs = building_space("B(2,3)")
-        raw["bld_level"][bs] = 1
-        raw["bld_n"][bs] = 1
-        raw["bld_mark"][bs * 3] = 1
-        raw["bonus_rows"] = ALL_ROWS
+    def f(doc):
+        building(doc, "B(2,3)", 1, [1])
+        all_bonus_rows_taken(doc)
     s = at_build(game(4), {(2, 3): U, (3, 3): M, (3, 4): W}, fn=f)
     assert kinds_on(s, "B(2,3)") == {"L2", "L3"}
     s.apply(build_id("B(2,3)", "L3", [(2, 3), (3, 3), (3, 4)]))
@@ -417,11 +413,8 @@ def test_R101_level3_directly_on_level1_and_overbuild_gives_vp_and_effects():
 
 
 def test_R103_level3_is_never_overbuilt():
-    def f(raw):
-        bs = building_space("B(1,0)")
-        raw["bld_level"][bs] = 3
-        raw["bld_n"][bs] = 1
-        raw["bld_mark"][bs * 3] = 2
+    def f(doc):
+        building(doc, "B(1,0)", 3, [2])
     s = at_build(game(4), {(1, 0): U, (2, 0): M, (1, 1): W, (2, 1): U}, fn=f)
     assert kinds_on(s, "B(1,0)") == set()
     assert kinds_on(s, "B(2,0)") == {"L1", "L2"}           # a neighbour is still offered
@@ -439,29 +432,26 @@ def test_R104_prefilled_spaces_are_skipped_3p():
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert tracks(s)[0] == pre[0] | 0b110
 
-    def f(raw):
-        raw["track"][0] = bits(0, 6) | 1 << 6 | 1 << 12   # next empty Working space is 7 (6 printed "3")
-        raw["scored"] = 1
-        raw["scorings"] = 1
+    def f(doc):
+        track(doc, W, bits(0, 6) | 1 << 6 | 1 << 12)     # next empty Working space is 7 (6 printed "3")
+        scored(doc, 0)
     s = at_build(game(3), {(1, 0): W, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert tracks(s)[0] == bits(0, 8) | 1 << 12
 
 
 def test_R105_full_section_overflows_into_the_next_and_off_the_board():
-    def f(raw):
-        raw["track"][0] = bits(0, 6)                         # Working section 1 full
-        raw["scored"] = 1
-        raw["scorings"] = 1
+    def f(doc):
+        track(doc, W, bits(0, 6))                            # Working section 1 full
+        scored(doc, 0)
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert tracks(s)[0] == bits(0, 8)
 
-    def g(raw):
-        raw["track"] = [full(0), bits(0, 17), bits(0, 14)]
-        raw["scored"] = 0b111
-        raw["scorings"] = 3
-        raw["end_triggered"] = 1
+    def g(doc):
+        end_triggered(doc)
+        for k, occupied in enumerate((full(0), bits(0, 17), bits(0, 14))):
+            track(doc, k, occupied)
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=g)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert tracks(s)[0] == full(0) and s.view().tracks_off_board == (2, 0, 0)
@@ -469,8 +459,9 @@ def test_R105_full_section_overflows_into_the_next_and_off_the_board():
 
 def test_R106_each_row_has_its_own_mark_per_section():
     # Upper row: section-1 mark is space 3; the Working row's space 3 is not a mark
-    def f(raw):
-        raw["track"] = [bits(0, 3), 0, bits(0, 3)]
+    def f(doc):
+        track(doc, W, bits(0, 3))
+        track(doc, U, bits(0, 3))
     s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert s.view().cerda_scored == (False, False, False)      # W reached space 3: no mark
@@ -481,12 +472,11 @@ def test_R106_each_row_has_its_own_mark_per_section():
 
 
 def test_R106_lowest_visible_uses_each_rows_printed_numbers():
-    def f(raw):
-        raw["bonus_rows"] = ALL_ROWS
-        raw["track"] = [full(0), full(1), bits(0, 5)]       # only the Upper row shows a number
-        raw["scored"] = 0b111
-        raw["scorings"] = 3
-        raw["end_triggered"] = 1
+    def f(doc):
+        all_bonus_rows_taken(doc)
+        end_triggered(doc)                                   # the tracks reached every mark
+        for k, occupied in enumerate((full(0), full(1), bits(0, 5))):   # only the Upper row shows a number
+            track(doc, k, occupied)
     s = at_build(game(4), {(1, 0): U, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert pl(s, 0).score == 5                            # Upper space 6 shows 5 (a W/M space 6 shows 4)
@@ -503,9 +493,9 @@ def test_A5_builder_chooses_which_citizens_and_may_use_those_placed_this_turn():
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (1, 1)]))
     assert s.view().crossings[cross(2, 0)][0] == W       # the unused one stays
 
-    def f(raw):                                               # place this turn, then build with them
-        raw["cross_lo"][cross(2, 0)] = W
-        raw["pl"][0]["hand"] = [0, 1, 1]
+    def f(doc):                                               # place this turn, then build with them
+        citizens(doc, 2, 0, W)
+        doc["players"][0]["hand"] = hand(0, 1, 1)
     s = edit(game(4), f)
     s.apply(C["A_PLACE"] + cross(1, 0) * 3 + M)              # Upper below, Middle on top (R37)
     assert C["A_END_ACTIONS"] in s.legal_actions()
@@ -516,32 +506,29 @@ def test_A5_builder_chooses_which_citizens_and_may_use_those_placed_this_turn():
 
 
 def test_A26_adjacency_counts_sc05_distinct_spaces_and_sc10_two_sided_spaces():
-    def f(raw):
-        raw["cross_int"][cross(1, 1)] = 0                    # diagonal crossing: 6 building spaces around
-        raw["cross_int"][cross(3, 0)] = 0                    # border crossing: 2 spaces around
-        raw["pl"][0]["inters"] = 2
+    def f(doc):
+        intersection(doc, 1, 1, 0)                           # diagonal crossing: 6 building spaces around
+        intersection(doc, 3, 0, 0)                           # border crossing: 2 spaces around
         for name, lvl in (("NE(0)", 4), ("SW(0)", 4), ("B(2,0)", 2), ("B(3,0)", 1)):
-            raw["bld_level"][building_space(name)] = lvl
+            building(doc, name, lvl)
     s = edit(game(4), f)
     # (1,1) touches NE(0), SW(0) (triangles counted separately) = 2 -> not yet 3
     assert s.condition_count("SC05", 0) == 0
 
-    def g(raw):
-        raw["bld_level"][building_space("B(1,0)")] = 2       # an overbuilt block still counts once
+    def g(doc):
+        building(doc, "B(1,0)", 2)                           # an overbuilt block still counts once
     s = edit(s, g)
     assert s.condition_count("SC05", 0) == 1
     # SC10: V(0,1) touches only B(0,1) (border); V(1,0) touches NE(0) and B(1,0)
 
-    def h(raw):
-        raw["bld_level"][building_space("B(0,1)")] = 3
-        raw["passenger"][1] = 0                               # V(0,1)
-        raw["pl"][0]["passengers"] = 1
+    def h(doc):
+        building(doc, "B(0,1)", 3)
+        passenger(doc, 0, "V(0,1)")
     s = edit(s, h)
     assert s.condition_count("SC10", 0) == 0
 
-    def k(raw):
-        raw["passenger"][4] = 0                               # V(1,0)
-        raw["pl"][0]["passengers"] = 2
+    def k(doc):
+        passenger(doc, 0, "V(1,0)")
     s = edit(s, k)
     assert s.condition_count("SC10", 0) == 1
 
@@ -557,15 +544,9 @@ def test_A27_row_bonus_once_per_row_corners_included():
 
 
 def test_A28_presence_any_marker_in_the_stack_diagonal_block_once():
-    def f(raw):
+    def f(doc):
         for name, stack in (("NE(0)", [0]), ("SW(0)", [0]), ("B(1,0)", [1, 0]), ("B(2,0)", [0, 1])):
-            bs = building_space(name)
-            raw["bld_level"][bs] = 4 if name[0] in "NS" else len(stack)
-            raw["bld_n"][bs] = len(stack)
-            for i, p in enumerate(stack):
-                raw["bld_mark"][bs * 3 + i] = p
-        raw["pl"][0]["markers"] = 4
-        raw["pl"][1]["markers"] = 2
+            building(doc, name, 4 if name[0] in "NS" else len(stack), stack)
     s = edit(game(4), f)
     assert s.condition_count("SC01", 0) == 3                 # B(0,0), B(1,0) (covered marker), B(2,0)
     assert s.condition_count("SC01", 1) == 2                 # B(1,0), B(2,0)
@@ -575,22 +556,20 @@ def test_A28_presence_any_marker_in_the_stack_diagonal_block_once():
 
 
 def test_A29_full_rows_ignored_all_full_gives_zero():
-    def f(raw):
-        raw["bonus_rows"] = ALL_ROWS
-        raw["track"] = [full(0), bits(0, 17), full(2)]       # only the Middle row shows a number (10)
-        raw["scored"] = 0b111
-        raw["scorings"] = 3
-        raw["end_triggered"] = 1
+    def f(doc):
+        all_bonus_rows_taken(doc)
+        end_triggered(doc)
+        for k, occupied in enumerate((full(0), bits(0, 17), full(2))):   # only the Middle row shows a number
+            track(doc, k, occupied)                                       # (10)
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert pl(s, 0).score == 10
 
-    def g(raw):
-        raw["bonus_rows"] = ALL_ROWS
-        raw["track"] = [full(0), bits(0, 17), full(2)]
-        raw["scored"] = 0b111
-        raw["scorings"] = 3
-        raw["end_triggered"] = 1
+    def g(doc):
+        all_bonus_rows_taken(doc)
+        end_triggered(doc)
+        for k, occupied in enumerate((full(0), bits(0, 17), full(2))):
+            track(doc, k, occupied)
     s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=g)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))     # the Middle fills its row: all full
     assert tracks(s) == [full(0), full(1), full(2)] and s.view().tracks_off_board == (1, 0, 0)

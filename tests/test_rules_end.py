@@ -9,7 +9,8 @@ import random
 import pytest
 
 from barcelona_ai import new_game
-from helpers import C, ED, T, W, build_id, cross, edit, game
+from helpers import (C, ED, M, T, U, W, build_id, building, citizens, cobblestones, edit, end_triggered,
+                     every_block_built, fill_crossings, game, hand, own, passenger, projects, scored, track, turn)
 
 A_REVEAL = C["A_REVEAL"]
 W_MARKS = T["track_mark"][0]
@@ -25,10 +26,6 @@ def cond(name):
     return [n.split()[0] for n in T["cond_names"]].index(name)
 
 
-def mod_tile(name):
-    return T["mod_cond"].index(cond(name))
-
-
 def pl(s, p):
     return s.view().players[p]
 
@@ -37,11 +34,15 @@ def src(s, p, name):
     return s.score_breakdown()[p][name]
 
 
-def set_vp(raw, p, vp):
+def set_vp(doc, p, vp):
     """Give player p `vp` VP so far (as building VP, keeping the breakdown consistent)."""
-    raw["pl"][p]["score"] = vp
-    raw["pl"][p]["vp_src"] = [0] * len(SOURCES)
-    raw["pl"][p]["vp_src"][1] = vp
+    doc["players"][p].update(score=vp, vp_by_source={"buildings": vp})
+
+
+def set_turns(doc, seat, before, after):
+    """`seat` to move: the seats before it have completed `before` turns, the others `after` (R123)."""
+    for p, pl in enumerate(doc["players"]):
+        pl["turns"] = before if p < seat else after
 
 
 def last_turn(players=4, fn=None, seat=None):
@@ -49,18 +50,13 @@ def last_turn(players=4, fn=None, seat=None):
     Returns the settled state: terminal when that seat is the last one (R123)."""
     seat = players - 1 if seat is None else seat
 
-    def f(raw):
-        raw["cur"] = seat
-        raw["phase"] = C["PH_BUILD"]
-        raw["place_crossing"] = -1
-        raw["end_triggered"] = 1
-        raw["scored"] = 0b111
-        raw["scorings"] = 3
-        raw["activity"] = 1
-        for p in range(players):
-            raw["pl"][p]["turns"] = 5 if p < seat else 4
+    def f(doc):
+        turn(doc, seat, "BUILD")
+        end_triggered(doc)
+        doc["turn_state"]["activity"] = True
+        set_turns(doc, seat, 5, 4)
         if fn:
-            fn(raw)
+            fn(doc)
     return edit(game(players), f)
 
 
@@ -86,28 +82,24 @@ def play_out(s, log=None):
 
 def trigger_state(seat, players=4, fn=None):
     """Seat `seat` builds a Corner that puts a Working citizen on the 3rd section's mark."""
-    def f(raw):
-        raw["cur"] = seat
-        raw["phase"] = C["PH_BUILD"]
-        raw["place_crossing"] = cross(0, 0)
-        raw["track"] = [bits(0, W_MARKS[2]), 0, 0]
-        raw["scored"] = 0b011
-        raw["scorings"] = 2
-        raw["cerda_tile"] = [cond("SC15"), cond("SC15"), cond("SC03")]
-        raw["cross_lo"][cross(0, 0)] = W
-        raw["cross_lo"][cross(1, 0)] = W
-        raw["activity"] = 1
-        for p in range(players):
-            raw["pl"][p]["turns"] = 3 if p < seat else 2
+    def f(doc):
+        turn(doc, seat, "BUILD", (0, 0))
+        track(doc, W, bits(0, W_MARKS[2]))
+        scored(doc, 0, 1)
+        for sec, name in enumerate(("SC15", "SC16", "SC03")):
+            doc["cerda_tiles"][sec]["tile"] = name
+        citizens(doc, 0, 0, W)
+        citizens(doc, 1, 0, W)
+        doc["turn_state"]["activity"] = True
+        set_turns(doc, seat, 3, 2)
         if fn:
-            fn(raw)
+            fn(doc)
     return edit(game(players), f), build_id("NE(0)", "CORNER", [(0, 0), (1, 0)])
 
 
 def test_R122_third_section_scores_and_triggers_the_end_without_reset():
-    def f(raw):
-        raw["pl"][1]["cerda"] = 9
-        raw["pl"][1]["coins"] = 2
+    def f(doc):
+        doc["players"][1].update(cerda=9, coins=2)
     s, a = trigger_state(0, fn=f)
     s.apply(a)
     v = s.view()
@@ -159,12 +151,14 @@ def test_R123_not_over_before_the_last_seat():
 
 
 def test_R124_final_scoring_cobblestones_passengers_modernisme():
-    def f(raw):
-        p = raw["pl"][0]
-        p.update(cobbles=2, passengers=1, cloth=3, coins=0)
-        p["mod_tile"] = [mod_tile("SC14"), -1, mod_tile("SC13"), mod_tile("SC02"), -1]
-        p["mod_up"] = [0, 1, 1, 0, 0]                        # space 1 is up but empty: nothing to score
-        raw["pl"][1].update(cobbles=6, passengers=5)
+    def f(doc):
+        doc["players"][0].update(cloth=3, coins=0)
+        cobblestones(doc, 0, 2)
+        passenger(doc, 0, "H(3,4)")
+        doc["modernisme"]["display"] = ["SC08", "SC09", "SC12", "SC10"]     # SC14 goes on a board instead
+        projects(doc, 0, ["SC14", None, "SC13", "SC02", None], [0, 1, 1, 0, 0])   # space 1 is up but empty:
+        cobblestones(doc, 1, 6)                                                  # nothing to score
+        passenger(doc, 1, "H(0,4)", "H(1,4)", "H(2,4)", "V(4,3)", "V(4,2)")
     s = last_turn(fn=f)
     assert s.is_terminal()
     b = s.score_breakdown()
@@ -179,12 +173,13 @@ def test_R124_final_scoring_cobblestones_passengers_modernisme():
 def test_example_R125():
     """R125: 154 VP + 4 Cobblestones (7) + 4 Passengers (16) + tile "2 VP per Wide Street tile" on the rightmost
     project space with its marker up (x4) and 3 Wide tiles (24) = 201."""
-    def f(raw):
-        set_vp(raw, 0, 154)
-        p = raw["pl"][0]
-        p.update(cobbles=4, passengers=4, wide=3)
-        p["mod_tile"] = [-1, -1, -1, -1, mod_tile("SC11")]
-        p["mod_up"] = [0, 0, 0, 0, 1]
+    def f(doc):
+        set_vp(doc, 0, 154)
+        cobblestones(doc, 0, 4)
+        passenger(doc, 0, "H(0,4)", "H(1,4)", "H(2,4)", "H(3,4)")
+        own(doc, 0, "V(2,0)", "V(2,1)", "D(3)")                         # 3 Wide tiles
+        doc["cerda_tiles"][2]["tile"] = "SC13"                          # SC11's twin would be in the box (R15)
+        projects(doc, 0, [None, None, None, None, "SC11"], [0, 0, 0, 0, 1])
     s = last_turn(fn=f)
     assert s.is_terminal()
     b = s.score_breakdown()[0]
@@ -194,25 +189,24 @@ def test_example_R125():
 
 
 def test_R121_sagrada_track_gives_no_end_game_vp():
-    def f(raw):
-        raw["pl"][0]["sagrada"] = 7
-        raw["pl"][0]["sag_tile"] = [3, 8, 12]
+    def f(doc):
+        doc["players"][0].update(sagrada=7, sagrada_tiles=[T["sag_text"][i] for i in (3, 8, 12)])
     s = last_turn(fn=f)
     assert s.is_terminal() and s.scores()[0] == 0
 
 
 def test_R124_modernisme_counts_use_the_final_state_A40():
-    def f(raw):
-        raw["pl"][0].update(coins=4, cloth=0)
-        raw["pl"][0]["mod_tile"] = [mod_tile("SC03"), -1, -1, -1, -1]
+    def f(doc):
+        doc["players"][0].update(coins=4, cloth=0)
+        projects(doc, 0, ["SC03", None, None, None, None])
     s = last_turn(fn=f)
     assert src(s, 0, "final_modernisme") == 2 * 4 * 1
 
 
 def test_A43_score_is_unbounded():
-    def f(raw):
-        set_vp(raw, 0, 399)
-        raw["pl"][0]["cobbles"] = 6
+    def f(doc):
+        set_vp(doc, 0, 399)
+        cobblestones(doc, 0, 6)
     s = last_turn(fn=f)
     assert s.scores()[0] == 413
 
@@ -221,30 +215,26 @@ def test_A43_score_is_unbounded():
 # R126, R127, A42: winner, tie-breakers, shared wins
 
 
-def place_markers(raw, counts):
-    """counts[p] markers of player p on the board (one on top of another player's at B(1,0), A42)."""
+def place_markers(doc, counts):
+    """counts[p] markers of player p on the board, in stacks of three (Level 3 buildings; the last stack may be
+    lower): markers cover other players' markers (A42)."""
     names = [n for n in T["bs_names"] if n.startswith("B")]
-    k = 0
-    for p, n in enumerate(counts):
-        raw["pl"][p]["markers"] = n
-        for _ in range(n):
-            bs = T["bs_names"].index(names[k % len(names)])
-            raw["bld_mark"][bs * 3 + raw["bld_n"][bs]] = p
-            raw["bld_n"][bs] += 1
-            raw["bld_level"][bs] = raw["bld_n"][bs]
-            k += 1
+    seats = [p for p, n in enumerate(counts) for _ in range(n)]
+    for i, name in zip(range(0, len(seats), 3), names):
+        stack = seats[i:i + 3]
+        building(doc, name, len(stack), stack)
 
 
 def ending(vp, cerda=None, sagrada=None, markers=None, players=4):
-    def f(raw):
+    def f(doc):
         for p in range(players):
-            set_vp(raw, p, vp[p])
+            set_vp(doc, p, vp[p])
             if cerda:
-                raw["pl"][p]["cerda"] = cerda[p]
+                doc["players"][p]["cerda"] = cerda[p]
             if sagrada:
-                raw["pl"][p]["sagrada"] = sagrada[p]
+                doc["players"][p]["sagrada"] = sagrada[p]
         if markers:
-            place_markers(raw, markers)
+            place_markers(doc, markers)
     s = last_turn(players=players, fn=f)
     assert s.is_terminal()
     return s.returns()
@@ -282,17 +272,35 @@ def test_returns_are_zero_before_the_end():
 # A2 stall rule: a full round with no placement, build or draw ends the game
 
 
+STALL_CROSSINGS = [(c, r) for r in range(5) for c in range(5) if (c, r) not in ((2, 0), (1, 1), (2, 1))]
+
+
+def stall_board(doc):
+    """A table where nothing can happen: the bag and the hands empty, so no placement and no draw (A1); every
+    block built so that no construction is possible (helpers.every_block_built) but B(1,0), with one crossing
+    around it occupied. The 72 citizens: the tracks (sections 1 and 2 scored, section 3 not reached) and 29 on
+    the other crossings: W W on (0,0) and (1,0) first, ..., a lone U on STALL_CROSSINGS[14]."""
+    every_block_built(doc, spare=["B(1,0)"])
+    track(doc, W, bits(0, 14))                               # marks 4 and 10 reached, 16 not
+    track(doc, M, bits(0, 16))
+    track(doc, U, bits(0, 13))                               # marks 3 and 8 reached, 13 not
+    scored(doc, 0, 1)
+    for p in doc["players"]:
+        p["hand"] = hand()
+    fill_crossings(doc, STALL_CROSSINGS)
+
+
 def stalled(activity, fn=None):
-    def f(raw):
-        raw["bag"] = [0, 0, 0]
-        raw["cur"] = 0
-        raw["phase"] = C["PH_PLACE"]
-        raw["activity"] = activity
-        for p in range(4):
-            raw["pl"][p]["hand"] = [0, 0, 0]
-            raw["pl"][p]["turns"] = 6
+    """stall_board() with seat 0 to move at the start of a round (activity 0), or seat 1 later in a round in
+    which something happened (activity 1)."""
+    def f(doc):
+        stall_board(doc)
+        seat = 1 if activity else 0
+        turn(doc, seat, "PLACE")
+        set_turns(doc, seat, 7, 6)
+        doc["turn_state"]["activity"] = bool(activity)
         if fn:
-            fn(raw)
+            fn(doc)
     return edit(game(4), f)
 
 
@@ -300,7 +308,7 @@ def test_A2_stall_a_round_without_placement_build_or_draw_ends_the_game():
     s = stalled(0)
     assert s.is_terminal()
     assert [pl(s, p).turns for p in range(4)] == [7, 7, 7, 7]
-    assert s.view().cerda_scorings_done == 0 and not s.view().end_triggered
+    assert s.view().cerda_scorings_done == 2 and not s.view().end_triggered     # as loaded: no scoring
 
 
 def test_A2_stall_needs_a_whole_round_without_activity():
@@ -310,9 +318,10 @@ def test_A2_stall_needs_a_whole_round_without_activity():
 
 
 def test_A2_a_construction_keeps_the_game_going():
-    def f(raw):
-        raw["cross_lo"][cross(1, 0)] = W
-        raw["cross_lo"][cross(2, 0)] = W
+    def f(doc):
+        citizens(doc, 2, 0, W)                               # a Working citizen of (0,0) moved to (2,0)
+        citizens(doc, 0, 0, W)
+        assert doc["crossings"]["(1,0)"]["citizens"][-1] == "WORKING"
     s = stalled(0, fn=f)
     assert not s.is_terminal()
     assert s.current_player() == 0 and s.legal_actions() == [build_id("B(1,0)", "L1", [(1, 0), (2, 0)])]
@@ -322,8 +331,8 @@ def test_A2_a_construction_keeps_the_game_going():
 
 
 def test_A2_a_draw_is_activity():
-    def f(raw):
-        raw["bag"] = [0, 0, 1]
+    def f(doc):
+        citizens(doc, *STALL_CROSSINGS[14])                  # its one Upper citizen back in the bag
     s = stalled(0, fn=f)
     assert s.is_chance_node() and s.legal_actions() == [C["A_DRAW"] + 2]
     s.apply(C["A_DRAW"] + 2)

@@ -9,7 +9,8 @@ import pytest
 from barcelona_ai import IllegalActionError, PlayerCountError, new_game
 from barcelona_ai.tables import ACTION_KINDS
 
-from helpers import C, T, W, M, U, at_build, build_id, cross, edit, game, mask, place_id
+from helpers import (C, T, W, M, U, at_build, build_id, building, citizens, cobblestones, edit, game, hand, mask,
+                     markers_placed, place_id, ps_built, ps_in_play)
 
 SEEDS = range(40)
 CLASSES = (W, M, U)
@@ -29,6 +30,7 @@ def prefill_mask(k: int, players: int) -> int:
 
 ROW_BUILDS = {0: ("B(1,0)", [(1, 0), (2, 0)]), 1: ("B(0,1)", [(0, 1), (1, 1)]),
               2: ("B(0,2)", [(0, 2), (1, 2)]), 3: ("B(0,3)", [(0, 3), (1, 3)])}
+ROW_ELSEWHERE = {0: "B(3,0)", 1: "B(3,1)", 2: "B(3,2)", 3: "B(2,3)"}      # another block of the row, away
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -36,15 +38,17 @@ def test_R10_a_building_bonus_tile_on_each_of_the_4_block_rows(players):
     """R10: "a Building Bonus tile on each of its 4 bonus spaces (one per row of blocks)", 5 VP each (§2.14),
     taken by the first building of its row (R93 step 2). For several seeds and both setups, in each row: a
     Level-1 building earns exactly 5 VP more from the setup as dealt than from the same setup with that row's
-    tile gone, and the building takes that row's tile and no other."""
+    tile gone (taken by an earlier, unmarked building of the row, A25), and the building takes that row's tile
+    and no other."""
     assert T["bonus_vp"] == 5 and sorted(set(T["bs_row"])) == [0, 1, 2, 3]
     for seed in (0, 1, 2):
         for setup in ("printed", "random"):
             for row, (name, crossings) in ROW_BUILDS.items():
                 gained = []
-                for gone in (0, 1 << row):
-                    def f(r):
-                        r["bonus_rows"] |= gone
+                for gone in (False, True):
+                    def f(doc):
+                        if gone:
+                            building(doc, ROW_ELSEWHERE[row], "L1")
                     s = at_build(game(players, seed, setup), {c: W for c in crossings}, fn=f)
                     before = s.score_breakdown()[0]["buildings"]
                     s.apply(build_id(name, "L1", crossings))
@@ -56,10 +60,9 @@ def test_R10_a_building_bonus_tile_on_each_of_the_4_block_rows(players):
 def test_R10_first_building_in_a_block_row_flips_its_bonus_tile():
     """R10 (R93 step 2): the 4 Building Bonus tiles are in place: the first building of block row 2 takes its
     5 VP (plus the lowest visible track VP, 1)."""
-    def f(r):
-        r["pl"][0]["hand"] = [2, 0, 0]
-        r["cross_lo"][cross(0, 2)] = W
-        r["bag"][W] -= 1
+    def f(doc):
+        doc["players"][0]["hand"] = hand(2)
+        citizens(doc, 0, 2, W)
     s = edit(game(4), f)
     s.apply(place_id(1, 2, W))
     s.apply(C["A_END_ACTIONS"])
@@ -86,14 +89,12 @@ def test_R21_R6_supply_is_unlimited():
     Coins between them, player 0 still gains 2 Coins from Gain 2 Coins."""
     s = game(4)
 
-    def f(r):
+    def f(doc):
         for p in range(4):
-            r["pl"][p]["cobbles"] = 6          # Warehouse of 10 spaces
-            r["pl"][p]["cloth"] = 0
-            r["pl"][p]["coins"] = 10
-        r["pl"][0]["coins"] = 8
-        r["pl"][0]["hand"] = [2, 0, 0]
-    edit(s, f)
+            cobblestones(doc, p, 6)            # Warehouse of 10 spaces
+            doc["players"][p].update(cloth=0, coins=10)
+        doc["players"][0].update(coins=8, hand=hand(2))
+    s = edit(s, f)
     s.apply(place_id(0, 1, W))             # printed vertical 0: Gain 2 Coins
     s.apply(C["A_GAIN_COINS"])
     assert s.view().players[0].coins == 10
@@ -242,18 +243,17 @@ def test_R17_R18_five_public_service_types_in_play(players, tiles):
     assert len(chosen) > 5
 
 
-def _ps_player(players, ps_type, coins):
-    """A game where ps_type is in play and player 0 can build it from crossing (2,1) (printed: vertical 2 =
-    Build a Public Service)."""
+def _ps_player(players, ps_type, coins, built_by=()):
+    """A game where ps_type is in play, built by the seats `built_by`, and player 0 can build it from crossing
+    (2,1) (printed: vertical 2 = Build a Public Service)."""
     s = game(players, seed=1)
 
-    def f(r):
-        r["ps_left"][ps_type] = T["ps_tiles_2p"] if players == 2 else 3
-        r["pl"][0]["coins"] = coins
-        r["pl"][0]["cloth"] = 0
-        r["pl"][0]["hand"] = [2, 0, 0]
-    edit(s, f)
-    return s
+    def f(doc):
+        name = T["ps_names"][ps_type]
+        ps_in_play(doc, name)
+        ps_built(doc, name, *built_by)
+        doc["players"][0].update(coins=coins, cloth=0, hand=hand(2))
+    return edit(s, f)
 
 
 @pytest.mark.parametrize("players,costs", [(4, [3, 2, 1]), (2, [3, 2])])
@@ -263,11 +263,9 @@ def test_R17_R18_stack_order_3_2_1_and_2p_without_cheapest(players, costs):
     t = 0   # SANT_ANTONI (its main benefit gives nothing without markers)
     seen = []
     for i in range(len(costs) + 1):
-        s = _ps_player(players, t, 4)
-        r = s.raw()
-        r["ps_left"][t] = (T["ps_tiles_2p"] if players == 2 else 3) - i
-        s._set_raw(r)
-        s.settle()
+        builders = list(range(1, players))[:i] + [0] * max(0, i - players + 1)   # 2p: seat 0 is the 2nd
+        s = _ps_player(players, t, 4, builders)
+        assert s.view().public_services_left[t] == (T["ps_tiles_2p"] if players == 2 else 3) - i
         s.apply(place_id(2, 1, W))
         legal = s.legal_actions()
         if i == len(costs):
@@ -309,8 +307,7 @@ def test_R22_to_R30_player_boards(players):
 def test_R27_R28_start_warehouse_has_room_for_two_more_tokens():
     """R27, R28 (R45): 1 Coin + 1 Cloth in a Warehouse of 4 free spaces (the 6 others hold Cobblestones):
     Gain 2 Coins fits exactly, a further Coin would overflow."""
-    s = game(4)
-    edit(s, lambda r: r["pl"][0].__setitem__("hand", [2, 0, 0]))
+    s = edit(game(4), lambda doc: doc["players"][0].update(hand=hand(2)))
     s.apply(place_id(0, 1, W))          # vertical 0: Gain 2 Coins
     s.apply(C["A_GAIN_COINS"])
     pl = s.view().players[0]
@@ -333,11 +330,10 @@ def test_R29_marker_stacks_2_2_2_1_1():
 def test_R29_first_marker_stack_holds_two(placed, extra):
     """R29 (R93 step 6): the leftmost stack holds 2 markers: the 2nd marker placed empties it (+1 Cerdà on top
     of the Level-1's own +1), the 1st does not; the single stacks empty with the 7th and 8th marker."""
-    def f(r):
-        r["pl"][0]["hand"] = [2, 0, 0]
-        r["pl"][0]["markers"] = placed
-        r["cross_lo"][cross(0, 2)] = W
-        r["bag"][W] -= 1
+    def f(doc):
+        doc["players"][0]["hand"] = hand(2)
+        markers_placed(doc, 0, placed)                       # on Level 3 buildings of block row 3
+        citizens(doc, 0, 2, W)
     s = edit(game(4), f)
     s.apply(place_id(1, 2, W))
     s.apply(C["A_END_ACTIONS"])
@@ -375,17 +371,15 @@ def test_R32_everyone_draws_two_hidden_citizens(players):
 def test_R32_other_hands_do_not_change_what_a_player_observes():
     """R32: swapping player 1's hidden citizens with bag citizens leaves player 0's observation unchanged."""
     s = game(4, seed=9)
-    t = s.clone()
 
-    def f(r):
-        h = r["pl"][1]["hand"]
+    def f(doc):
+        h = list(s.hand(1))
         k = h.index(max(h))
-        o = next(x for x in CLASSES if x != k and r["bag"][x] > 0)
-        h[k] -= 1
+        o = next(x for x in CLASSES if x != k and s.view().bag[x] > 0)
+        h[k] -= 1                                            # the bag takes the other one back
         h[o] += 1
-        r["bag"][k] += 1
-        r["bag"][o] -= 1
-    edit(t, f)
+        doc["players"][1]["hand"] = hand(*h)
+    t = edit(s, f)
     assert t.hash() != s.hash()
     assert t.observation_hash(0) == s.observation_hash(0)
     assert t.observation_hash(1) != s.observation_hash(1)
@@ -399,7 +393,7 @@ def test_setup_is_determined_by_the_seed(setup):
     for n in (2, 3, 4):
         a = new_game(n, seed=123, setup=setup)
         b = new_game(n, seed=123, setup=setup)
-        assert a.hash() == b.hash() and a.raw() == b.raw()
+        assert a.hash() == b.hash() and a.view() == b.view()
         hashes = {new_game(n, seed=sd, setup=setup).hash() for sd in range(20)}
         assert len(hashes) == 20
 

@@ -1,5 +1,6 @@
 """Turn structure and placing citizens: R33-R41 and rulings A1-A3, A7, A21-A24, A46 (rules-inventory §1.3,
-§1.4, §5). Positions are printed-setup games (§4.4) edited through raw fields, then played with real actions.
+§1.4, §5). Positions are printed-setup games (§4.4) edited as position documents (tests/helpers.py), then played
+with real actions.
 
 Printed action tiles: vertical 0 Gain 2 Coins, 1 Build 2 Narrow, 2 Public Service, 3 Build 1 Wide,
 4 Gain Cloth+3VP; horizontal 0 Take Modernisme, 1 Cobblestone, 2 Cerdà +2, 3 Intersection, 4 Improve
@@ -10,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 
-from helpers import C, T, W, M, U, build_id, cross, edit, game, place_id, space, street_id, legal, refused
+from helpers import (C, T, W, M, U, build_id, citizens, cross, edit, every_block_built, fill_crossings, game, hand,
+                     intersection, mask, place_id, scored, space, street_id, track, legal, refused)
 
 A_END = C["A_END_ACTIONS"]
 A_SKIP = C["A_SKIP"]
@@ -34,15 +36,19 @@ def frames(s):
 def start(players=4, fn=None, seed=0):
     s = game(players, seed=seed, setup="printed")
     if fn is not None:
-        edit(s, fn)
+        s = edit(s, fn)
     return s
 
 
-def set_hand(r, p, classes):
+def set_hand(doc, p, classes):
     h = [0, 0, 0]
     for k in classes:
         h[k] += 1
-    r["pl"][p]["hand"] = h
+    doc["players"][p]["hand"] = hand(*h)
+
+
+NO_TILES = {"CORNER": 8, "L1": 0, "L2": 0, "L3": 0}    # no Level tile left; the Corners need two citizens of
+#                                                        a corner triangle, which these tests never place
 
 
 def draw_chance(s):
@@ -75,7 +81,7 @@ def play_quiet_turn(s, c, r):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_R33_turns_go_clockwise_from_the_first_player(players):
     """R33: one turn per player, clockwise (seat order) from the first player, round after round."""
-    s = start(players, lambda r: r.__setitem__("bld_stack", [0, 0, 0, 0]))   # no construction possible
+    s = start(players, lambda d: d.update(building_tiles_left=NO_TILES))   # no construction possible
     spots = [(0, 3), (2, 3), (4, 3), (2, 0), (0, 1), (4, 1), (1, 4), (3, 4)]
     seats = []
     for i in range(2 * players):
@@ -90,10 +96,9 @@ def test_R33_turns_go_clockwise_from_the_first_player(players):
 def _build_ready():
     """Player 0 holds W,W; (0,2) already holds a Working citizen, so placing on (1,2) allows a Level-1 on
     B(0,2) or B(0,1) (R95)."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["cross_lo"][cross(0, 2)] = W
-        r["bag"][W] -= 1
+    def f(d):
+        set_hand(d, 0, [W, W])
+        citizens(d, 0, 2, W)
     return start(4, f)
 
 
@@ -122,7 +127,7 @@ def test_R34_A7_step_order_place_actions_build_check_draw():
 
 def test_A7_end_actions_without_construction_passes_the_turn():
     """A7: a turn with no action and no possible construction: END goes straight to the draws."""
-    s = start(4, lambda r: set_hand(r, 0, [M, U]))
+    s = start(4, lambda d: set_hand(d, 0, [M, U]))
     s.apply(place_id(3, 0, U))
     s.apply(A_END)
     assert s.is_chance_node()
@@ -134,9 +139,9 @@ def test_A7_end_actions_without_construction_passes_the_turn():
 
 def test_R35_action_that_cannot_be_paid_is_not_offered():
     """R35: with 0 Coins a Public Service (vertical 2) is not offered, nor is a costly crossing."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["pl"][0]["coins"] = 0
+    def f(d):
+        set_hand(d, 0, [W, W])
+        d["players"][0]["coins"] = 0
     s = start(4, f)
     assert place_id(1, 1, W) not in legal(s)
     s.apply(place_id(2, 1, W))                     # vertical 2: Public Service, horizontal 1: Cobblestone
@@ -147,7 +152,7 @@ def test_R35_action_that_cannot_be_paid_is_not_offered():
 
 def test_R36_finish_one_action_before_starting_another():
     """R36: between the two Narrow tiles of Build 2 Narrow no other action (and no END) can start."""
-    s = start(4, lambda r: set_hand(r, 0, [W, W]))
+    s = start(4, lambda d: set_hand(d, 0, [W, W]))
     s.apply(place_id(1, 2, W))                     # vertical 1: Build 2 Narrow; horizontal 2: Cerdà +2
     s.apply(street_id("V(1,0)"))
     la = legal(s)
@@ -164,13 +169,10 @@ def test_R36_finish_one_action_before_starting_another():
 def test_R37_only_empty_crossings_and_stacking_order_chosen():
     """R37: both citizens go on one crossing without citizens, in the order the player chooses (top one
     named by the id); a crossing holding citizens is refused."""
-    def f(r):
-        set_hand(r, 0, [W, U])
-        r["cross_lo"][cross(2, 0)] = M
-        r["cross_lo"][cross(3, 0)] = M
-        r["cross_hi"][cross(3, 0)] = W
-        r["bag"][M] -= 2
-        r["bag"][W] -= 1
+    def f(d):
+        set_hand(d, 0, [W, U])
+        citizens(d, 2, 0, M)
+        citizens(d, 3, 0, M, W)
     s = start(4, f)
     la = legal(s)
     for c in range(25):
@@ -191,11 +193,11 @@ def test_R37_only_empty_crossings_and_stacking_order_chosen():
 def test_R38_printed_cost_paid_first_and_income_cannot_fund_it():
     """R38: the diagonal crossings cost 1 Coin, paid on placement; with 0 Coins they cannot be chosen even
     though (0,0) would offer Gain 2 Coins."""
-    s = start(4, lambda r: set_hand(r, 0, [W, W]))
+    s = start(4, lambda d: set_hand(d, 0, [W, W]))
     assert pl(s, 0).coins == 1
     s.apply(place_id(0, 0, W))
     assert pl(s, 0).coins == 0
-    s2 = start(4, lambda r: (set_hand(r, 0, [W, W]), r["pl"][0].__setitem__("coins", 0)))
+    s2 = start(4, lambda d: (set_hand(d, 0, [W, W]), d["players"][0].update(coins=0)))
     la = legal(s2)
     for k in range(5):
         assert place_id(k, k, W) not in la
@@ -206,9 +208,9 @@ def test_R38_printed_cost_paid_first_and_income_cannot_fund_it():
 def test_R39_only_the_crossings_streets_each_at_most_once():
     """R39: a crossing offers its vertical and horizontal street's actions, plus the diagonal's on the
     diagonal; each at most once, in any order."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["pl"][0]["coins"] = 2
+    def f(d):
+        set_hand(d, 0, [W, W])
+        d["players"][0]["coins"] = 2
     s = start(4, f)
     s.apply(place_id(1, 1, W))                  # vertical 1 Narrow, horizontal 1 Cobblestone, diagonal Tram
     la = legal(s)
@@ -234,7 +236,7 @@ def test_R39_only_the_crossings_streets_each_at_most_once():
     # all three streets used: the actions step is over by itself; no construction -> draws
     assert s.phase == C["PH_DRAW"] and s.is_chance_node()
     # a non-diagonal crossing: no Tram
-    s2 = start(4, lambda r: set_hand(r, 0, [W, W]))
+    s2 = start(4, lambda d: set_hand(d, 0, [W, W]))
     s2.apply(place_id(1, 2, W))
     assert not any(C["A_TRAM"] <= a < C["A_PASSENGER"] for a in s2.legal_actions())
 
@@ -242,11 +244,10 @@ def test_R39_only_the_crossings_streets_each_at_most_once():
 def test_R40_A24_intersection_waives_the_crossing_cost():
     """R40, A24: on a crossing covered by anyone's Intersection the placer pays no printed cost; with 0 Coins
     that crossing becomes legal."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["pl"][0]["coins"] = 0
-        r["cross_int"][cross(3, 3)] = 2
-        r["pl"][2]["inters"] = 1
+    def f(d):
+        set_hand(d, 0, [W, W])
+        d["players"][0]["coins"] = 0
+        intersection(d, 3, 3, 2)
     s = start(4, f)
     la = legal(s)
     assert place_id(3, 3, W) in la
@@ -257,11 +258,10 @@ def test_R40_A24_intersection_waives_the_crossing_cost():
 
 def test_A24_waiver_on_own_intersection_too():
     """A24: the waiver applies to the placer's own Intersection as well."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["pl"][0]["coins"] = 1
-        r["cross_int"][cross(4, 4)] = 0
-        r["pl"][0]["inters"] = 1
+    def f(d):
+        set_hand(d, 0, [W, W])
+        d["players"][0]["coins"] = 1
+        intersection(d, 4, 4, 0)
     s = start(4, f)
     s.apply(place_id(4, 4, W))
     assert s.current_player() == 0 and frames(s)[-1].kind == C["FR_INT_PICK"]
@@ -272,13 +272,11 @@ def test_A24_waiver_on_own_intersection_too():
 # ---- R41, A21, A23 Intersection triggers --------------------------------------------------------------
 
 def _on_intersection(owner, inters, placer=0):
-    def f(r):
-        set_hand(r, placer, [W, M])
-        r["cross_int"][cross(3, 1)] = owner
-        r["pl"][owner]["inters"] = inters
-        others = [cross(0, 4), cross(1, 4), cross(2, 4), cross(3, 4)]
-        for i in range(inters - 1):
-            r["cross_int"][others[i]] = owner
+    def f(d):
+        set_hand(d, placer, [W, M])
+        intersection(d, 3, 1, owner)
+        for c, r in [(0, 4), (1, 4), (2, 4), (3, 4)][:inters - 1]:
+            intersection(d, c, r, owner)
     return start(4, f)
 
 
@@ -322,7 +320,7 @@ def test_A23_owner_may_take_fewer_and_slots_are_different():
 
 def test_A23_no_trigger_without_intersection():
     """R41 only for crossings carrying an Intersection: no owner frame elsewhere."""
-    s = start(4, lambda r: set_hand(r, 0, [W, W]))
+    s = start(4, lambda d: set_hand(d, 0, [W, W]))
     s.apply(place_id(3, 1, W))
     assert s.current_player() == 0 and not any(f.kind == C["FR_INT_PICK"] for f in frames(s))
 
@@ -332,12 +330,11 @@ def test_A23_no_trigger_without_intersection():
 def test_A22_R59_intersection_built_under_citizens_triggers_nothing():
     """A22, R59: an Intersection built on the crossing the player stands on goes under the citizens and
     triggers no benefit; the citizens stay."""
-    def f(r):
-        set_hand(r, 0, [W, U])
-        r["pl"][0]["inters"] = 2
-        r["cross_int"][cross(0, 4)] = 0
-        r["cross_int"][cross(1, 4)] = 0
-        r["pl"][0]["coins"] = 3
+    def f(d):
+        set_hand(d, 0, [W, U])
+        intersection(d, 0, 4, 0)
+        intersection(d, 1, 4, 0)
+        d["players"][0]["coins"] = 3
     s = start(4, f)
     s.apply(place_id(1, 3, U))                     # horizontal 3: Build an Intersection
     s.apply(C["A_INTERSECTION"] + cross(1, 3))
@@ -353,12 +350,9 @@ def test_A22_R59_intersection_built_under_citizens_triggers_nothing():
 
 def test_A22_intersection_under_other_players_citizens_triggers_nothing():
     """A22: building under another player's citizens does not trigger the builder's (or anyone's) picks."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["cross_lo"][cross(4, 2)] = M
-        r["cross_hi"][cross(4, 2)] = U
-        r["bag"][M] -= 1
-        r["bag"][U] -= 1
+    def f(d):
+        set_hand(d, 0, [W, W])
+        citizens(d, 4, 2, M, U)
     s = start(4, f)
     s.apply(place_id(0, 3, W))                     # horizontal 3: Build an Intersection
     s.apply(C["A_INTERSECTION"] + cross(4, 2))
@@ -369,12 +363,10 @@ def test_A22_intersection_under_other_players_citizens_triggers_nothing():
 def test_A46_construction_using_an_intersection_crossing_triggers_nothing():
     """A46: only turn step 1 triggers Intersections: a construction that takes the top citizen of a crossing
     carrying player 1's Intersection gives player 1 nothing."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["cross_lo"][cross(0, 2)] = W
-        r["bag"][W] -= 1
-        r["cross_int"][cross(0, 2)] = 1
-        r["pl"][1]["inters"] = 1
+    def f(d):
+        set_hand(d, 0, [W, W])
+        citizens(d, 0, 2, W)
+        intersection(d, 0, 2, 1)
     s = start(4, f)
     before = pl(s, 1)
     s.apply(place_id(1, 2, W))
@@ -398,16 +390,13 @@ def test_A3_placement_is_compulsory_when_possible():
 def test_A1_no_affordable_free_crossing_skips_placement_but_builds():
     """A1: every free crossing costs a Coin the player lacks -> step 1 is skipped (both citizens kept), the
     construction still happens if possible, and nothing is drawn."""
-    def f(r):
-        set_hand(r, 0, [U, M])
-        r["pl"][0]["coins"] = 0
-        n = 0
+    def f(d):
+        set_hand(d, 0, [U, M])
+        d["players"][0]["coins"] = 0
         for c in range(5):
             for rr in range(5):
                 if c != rr:
-                    r["cross_lo"][cross(c, rr)] = W
-                    n += 1
-        r["bag"][W] -= n
+                    citizens(d, c, rr, W)
     s = start(4, f)
     assert s.current_player() == 0
     la = s.legal_actions()
@@ -422,17 +411,15 @@ def test_A1_no_affordable_free_crossing_skips_placement_but_builds():
 def test_A1_skipped_player_keeps_hand_next_player_places():
     """A1: no affordable free crossing and no construction -> the turn passes at once (no draws, hand kept);
     the next player, who has a Coin, can place on the free diagonal crossings."""
-    def f(r):
-        set_hand(r, 0, [W, W])
-        r["pl"][0]["coins"] = 0
-        n = 0
+    def f(d):
+        set_hand(d, 0, [W, W])
+        d["players"][0]["coins"] = 0
         for c in range(5):
             for rr in range(5):
                 if c != rr:
-                    r["cross_lo"][cross(c, rr)] = U
-                    n += 1
-        r["bag"][U] -= n
-        r["bld_stack"] = [0, 0, 0, 0]              # nothing can be constructed
+                    citizens(d, c, rr, U)
+        d["building_tiles_left"] = NO_TILES        # nothing can be constructed (no two citizens of a corner
+        #                                            triangle: its diagonal crossings are free)
     s = start(4, f)
     assert s.current_player() == 1 and s.phase == C["PH_PLACE"]
     assert pl(s, 0).turns == 1 and pl(s, 0).hand == (2, 0, 0)
@@ -443,10 +430,10 @@ def test_A1_skipped_player_keeps_hand_next_player_places():
 def test_A1_dead_board_ends_the_game():
     """A1/A2 engine safety rule: when no seat can place, build or draw in a whole round, the game ends
     instead of looping."""
-    def f(r):
-        for c in range(25):
-            r["cross_lo"][c] = U
-        r["bld_stack"] = [0, 0, 0, 0]
+    def f(d):
+        for c in range(25):                        # nowhere to place; the hands are full: nothing to draw
+            citizens(d, c % 5, c // 5, c % 3)
+        every_block_built(d)                       # nothing to construct
     s = start(4, f)
     assert s.is_terminal()
 
@@ -454,8 +441,15 @@ def test_A1_dead_board_ends_the_game():
 def test_A2_short_bag_single_citizen_and_empty_hand():
     """A2: draw what is left; one citizen is placed alone; with none, step 1 is skipped; a round without any
     placement, construction or draw ends the game (engine safety rule)."""
-    def f(r):
-        r["bag"] = [1, 0, 0]
+    def f(d):
+        """One Working citizen left in the bag: the others are on the tracks (section 1 scored), and on the
+        crossings but the three the turns below use; no construction is possible."""
+        for k, n in ((W, 10), (M, 10), (U, 8)):
+            track(d, k, mask(range(n)) | T["prefill2"][k])   # the printed "2" spaces too
+        scored(d, 0)
+        fill_crossings(d, [(c, r) for r in range(5) for c in range(5) if (c, r) not in ((0, 3), (2, 3), (4, 3))],
+                       bag=(1, 0, 0))
+        every_block_built(d)
     s = start(2, f)
     play_quiet_turn(s, 0, 3)                       # player 0 draws the last citizen only
     assert sum(pl(s, 0).hand) == 1 and s.view().bag == (0, 0, 0)

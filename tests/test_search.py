@@ -9,6 +9,8 @@ from barcelona_ai.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
 from barcelona_ai.engine import Engine, Limit, SearchError, SearchSettings
 from barcelona_ai.search import Tree
 
+from helpers import swap_with_the_bag
+
 
 def mid_game(players=4, seed=3, steps=60):
     s = new_game(players, seed=seed)
@@ -34,17 +36,8 @@ def test_hidden_information_is_not_read():
     """Two states that differ only in what the player to move cannot see give identical answers."""
     s = mid_game(4, seed=4)
     me = s.current_player()
-    raw = s.raw()
-    other = next(q for q in range(4) if q != me and sum(raw["pl"][q]["hand"]) > 0)
-    h = raw["pl"][other]["hand"]
-    k_from = next(k for k in range(3) if h[k] > 0)
-    k_to = next(k for k in range(3) if k != k_from and raw["bag"][k] > 0)
-    raw["pl"][other]["hand"][k_from] -= 1
-    raw["pl"][other]["hand"][k_to] += 1
-    raw["bag"][k_from] += 1
-    raw["bag"][k_to] -= 1
-    t = s.clone()
-    t._set_raw(raw)
+    other = next(q for q in range(4) if q != me and sum(s.hand(q)) > 0)
+    t = swap_with_the_bag(s, other)
     assert t.hash() != s.hash() and t.observation_hash(me) == s.observation_hash(me)
     for fn in ("analyse", "hints"):
         a = getattr(Engine(seed=2), fn)(s, Limit(iterations=1200))
@@ -125,7 +118,7 @@ def test_hints_are_playable_turn_plans():
 def test_analysis_is_consistent():
     s = mid_game(4, seed=6)
     a = Engine(seed=1).analyse(s, Limit(iterations=2000))
-    assert abs(sum(p.win_prob for p in a.players) - 1) < 1e-6
+    assert abs(sum(p.win_prob for p in a.players) - 1) < 1e-5        # float32 sums in the tree
     for p in a.players:
         assert abs(sum(p.breakdown.values()) - p.expected_score) < 1e-6
         assert p.expected_score >= p.current_score and p.score_stdev >= 0
@@ -193,7 +186,7 @@ def test_expansion_threshold():
     s = mid_game()
     me = s.current_player()
     for threshold in (8, 60):
-        t = Tree(s, me, SearchSettings(expand_threshold=threshold).params(), 3)
+        t = Tree(s, me, SearchSettings(expand_threshold=threshold, leaf="rollout").params(), 3)
         t.run(iterations=3000)
         grown = [t.node(i)["visits"] for i in range(1, t.num_nodes)
                  if t.node(i)["to_move"] >= 0 and t.children(i)]
@@ -209,7 +202,7 @@ def test_sequential_halving_at_the_root():
     s = mid_game()
     me = s.current_player()
     n = len(s.legal_actions())
-    params = SearchSettings().params()
+    params = SearchSettings(leaf="rollout").params()
     t = Tree(s, me, params, 5)
     assert t.run(iterations=6000, halving=True) == 6000 and t.root_stats()["iterations"] == 6000
     visits = {t.node(c)["key"]: t.node(c)["visits"] for c in t.children(0)}

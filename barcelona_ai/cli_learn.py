@@ -1,0 +1,212 @@
+"""Command line of the learned evaluation (issue #10): ``generate``, ``train`` and ``evaluate``.
+
+    barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
+    barcelona-ai train DATA_DIR... --out MODEL.json [--hidden 64,32] [--seed K] [--epochs N]
+    barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
+    barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
+
+The work is done by datagen.py (datasets), train.py (fitting, calibration metrics) and evaluation.pyx (the
+network in C); this module parses arguments, calls them and prints.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import cli_args as A
+from .errors import BarcelonaError
+from .jsonio import show_path
+
+
+class CommandError(BarcelonaError):
+    """A command-line input that cannot be used (printed as ``error: ...``, exit code 2)."""
+
+
+def _progress(total: int, unit: str, desc: str):
+    """A progress bar on stderr (tqdm), silent when stderr is not a terminal."""
+    from tqdm import tqdm
+    return tqdm(total=total, unit=unit, desc=desc, disable=None, file=sys.stderr, dynamic_ncols=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# generate
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from .datagen import DataPlan, generate, record_files
+    if args.records:
+        recs = record_files(args.records)
+        plan = DataPlan(games=len(recs), per_shard=args.per_shard, records=recs)
+        what = f"{len(recs)} game records from {show_path(args.records)}"
+    else:
+        if args.games is None:
+            raise CommandError("generate needs --games N (bot games) or --records DIR (saved games)")
+        specs = _specs(args)
+        plan = DataPlan(games=args.games, per_shard=args.per_shard, players=args.players, bots=tuple(specs),
+                        seed=args.seed)
+        what = (f"{args.games} games of {args.players} players, seats {', '.join(specs)}, setup seeds "
+                f"{args.seed}..{args.seed + args.games - 1}")
+    print(f"generate: {what}; {plan.shards} shards of {plan.per_shard} games in {show_path(args.out)}")
+    with _progress(plan.games, "game", "generate") as bar:
+        try:
+            generate(plan, args.out, workers=args.workers, on_shard=lambda k, n: bar.update(n))
+        except OSError as exc:
+            raise CommandError(f"--out: cannot write {show_path(exc.filename or args.out)} "
+                               f"({exc.strerror or exc})") from None
+    print(f"dataset written to {show_path(args.out)} (manifest {show_path(Path(args.out) / 'dataset.json')})")
+    return 0
+
+
+def _specs(args: argparse.Namespace) -> list[str]:
+    from .bots import check_bot_spec
+    specs = args.bot or ["ismcts:2000"]
+    if len(specs) == 1:
+        specs = specs * args.players
+    if len(specs) != args.players:
+        raise CommandError(f"--bot: give one spec, or one per seat ({args.players}), not {len(specs)}")
+    for spec in specs:
+        check_bot_spec(spec)
+    return specs
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# train and evaluate
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from .datagen import load_dataset
+    from .train import TrainSettings, train
+    data = load_dataset(*args.data)
+    settings = TrainSettings(hidden=args.hidden, seed=args.seed, max_iter=args.epochs)
+    print(f"train: {len(data['game'])} rows of {len(set(data['game'].tolist()))} games; network "
+          f"{len(data['features'][0]) if len(data['game']) else 0}-{'-'.join(map(str, settings.hidden))}-2, "
+          f"seed {settings.seed}")
+    doc, report = train(data, settings)
+    out = Path(args.out)
+    try:
+        out.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"--out {show_path(args.out)}: cannot write ({exc.strerror or exc})") from None
+    powers = ", ".join(f"{n}p {v:.2f}" for n, v in report.win_power.items())
+    print(f"{report.epochs} epochs on {report.rows} rows ({report.games} games); win_power {powers} "
+          f"fitted on {report.valid_games} validation games")
+    if report.valid:
+        print_metrics(report.valid, "validation games")
+    print(f"model written to {show_path(out)}")
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from .datagen import load_dataset
+    from .evaluation import ValueModel
+    from .train import calibration_metrics
+    if args.search:
+        return _evaluate_search(args)
+    data = load_dataset(*args.data)
+    model = ValueModel.load(args.model) if args.model else ValueModel.default()
+    if len(data["game"]) == 0:
+        raise CommandError("evaluate needs a dataset with at least one game")
+    m = calibration_metrics(model, data)
+    _print_or_dump(m, args, ", ".join(show_path(d) for d in args.data))
+    return 0
+
+
+def _evaluate_search(args: argparse.Namespace) -> int:
+    """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
+    game records in the DATA folders."""
+    from .datagen import record_files
+    from .engine import Engine, Limit
+    from .evaluation import ValueModel
+    from .train import forecast_metrics, naive_to_come, search_forecasts
+    records = [f for folder in args.data for f in record_files(folder)]
+    engine = Engine(seed=args.seed, leaf=args.leaf, **({"model": args.model} if args.model else {}))
+    limit = Limit(iterations=args.search)
+    model = ValueModel.load(args.model) if args.model else ValueModel.default()
+    with _progress(len(records), "game", "evaluate") as bar:
+        p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit))
+        bar.update(len(records))
+    m = forecast_metrics(p, score, data, model.meta.get("naive_to_come") or naive_to_come(data))
+    _print_or_dump(m, args, f"Engine leaf={args.leaf}, {args.search} iterations, every {args.every}th decision")
+    return 0
+
+
+def _print_or_dump(m: dict, args: argparse.Namespace, label: str) -> None:
+    if args.json:
+        print(json.dumps(m, indent=1))
+    else:
+        print_metrics(m, label)
+
+
+def print_metrics(m: dict, label: str) -> None:
+    print(f"Calibration on {m['positions']} positions of {m['games']} games ({label}):")
+    print(f"  Brier {m['brier']:.4f} against {m['brier_uniform']:.4f} for 1/n: skill {m['brier_skill']:.3f}")
+    print(f"  expected final VP: mean absolute error {m['score_mae']:.1f} (naive forecast "
+          f"{m['naive_score_mae']:.1f})")
+    print(f"  {'third':>5} {'rows':>7} {'skill':>6} {'VP error':>9} {'naive':>6}")
+    for t in m["by_third"]:
+        print(f"  {t['third']:>5} {t['rows']:>7} {t['brier_skill']:>6.3f} {t['score_mae']:>9.1f} "
+              f"{t['naive_score_mae']:>6.1f}")
+    print(f"  {'predicted':>9} {'rows':>7} {'mean':>6} {'won':>6}")
+    for b in m["reliability"]:
+        if b["rows"]:
+            print(f"  {b['bin']:>9} {b['rows']:>7} {b['predicted']:>6.3f} {b['observed']:>6.3f}")
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected layer widths like 64,32, not {text[:40]!r}") from None
+    if not 1 <= len(sizes) <= 3 or not all(1 <= s <= 256 for s in sizes):
+        raise argparse.ArgumentTypeError("expected 1 to 3 layer widths, each 1..256")
+    return sizes
+
+
+def register(sub) -> None:
+    """Add generate, train and evaluate to the barcelona-ai parser."""
+    g = sub.add_parser("generate", help="training data for the learned evaluation (self-play positions)",
+                       description="Plays seeded bot games (or reads saved game records) and writes every "
+                                   "decision's public features with the game's outcome, in shards of a dataset "
+                                   "folder (datagen.py). An interrupted run resumes.")
+    g.add_argument("--out", required=True, metavar="DIR", help="dataset folder (created if missing)")
+    g.add_argument("--games", type=A.games, metavar="N", help=f"bot games to play, 1..{A.MAX_GAMES}")
+    g.add_argument("--players", type=A.players, default=2, metavar="P", help="player count (default 2)")
+    g.add_argument("--bot", action="append", metavar="SPEC",
+                   help="bot spec (default ismcts:2000); repeat it to give each seat its own")
+    g.add_argument("--seed", type=A.seed, default=0, metavar="K", help="game g uses setup seed K+g (default 0)")
+    g.add_argument("--records", metavar="DIR", help="read the games from these saved game records instead")
+    g.add_argument("--per-shard", type=A.int_range(1, 10_000, "a number of games"), default=10, metavar="G",
+                   help="games per shard file (default 10)")
+    g.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes (default 1)")
+    g.set_defaults(func=cmd_generate, command="generate")
+
+    t = sub.add_parser("train", help="fit the value network to datasets (needs the [train] extra)",
+                       description="Fits the learned evaluation (scikit-learn MLP) to dataset folders and writes "
+                                   "the model file the engine loads; reports calibration on held-out games.")
+    t.add_argument("data", nargs="+", metavar="DATA_DIR", help="dataset folders (barcelona-ai generate)")
+    t.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.json)")
+    t.add_argument("--hidden", type=_hidden, default=(64, 32), metavar="W,W",
+                   help="hidden layer widths (default 64,32)")
+    t.add_argument("--seed", type=A.seed, default=0, help="seed of the split and the fit (default 0)")
+    t.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
+                   help="training epochs (default 60)")
+    t.set_defaults(func=cmd_train, command="train")
+
+    e = sub.add_parser("evaluate", help="calibration of a value model on held-out datasets",
+                       description="Brier skill score (overall and by third of the game), a reliability table, and "
+                                   "the expected-score error against the naive forecast, on dataset folders.")
+    e.add_argument("data", nargs="+", metavar="DATA_DIR", help="dataset folders never used for training")
+    e.add_argument("--model", metavar="MODEL", help="model file (default: the shipped one)")
+    e.add_argument("--json", action="store_true", help="the metrics as JSON")
+    e.add_argument("--search", type=A.iterations, metavar="N",
+                   help="measure the engine's analyse numbers at N iterations instead of the bare model: the "
+                        "DATA folders then hold game records (barcelona-ai selfplay)")
+    e.add_argument("--every", type=A.int_range(1, 1000, "a number of decisions"), default=10, metavar="K",
+                   help="with --search: analyse every K-th decision of each game (default 10)")
+    e.add_argument("--leaf", choices=("rollout", "model", "mix"), default="mix",
+                   help="with --search: the engine's leaf evaluation (rollout = the v0 engine; default mix)")
+    e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
+    e.set_defaults(func=cmd_evaluate, command="evaluate")
+
+
+__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate"]

@@ -1,0 +1,130 @@
+"""Training data for the learned evaluation (issue #10): datasets from bot games or saved records, seeded,
+resumable, the same in parallel; training a tiny model in seconds; the generate/train/evaluate commands."""
+import json
+
+import numpy as np
+import pytest
+
+from barcelona_ai.cli import main
+from barcelona_ai.datagen import COLUMNS, DataPlan, generate, load_dataset, record_rows, shard_path
+from barcelona_ai.errors import BarcelonaError
+from barcelona_ai.evaluation import FEATURE_NAMES, ValueModel, features
+from barcelona_ai.record import GameRecord
+from barcelona_ai.selfplay import play_game
+
+BOTS = ("greedy", "random", "greedy")
+
+
+def test_rows_of_one_game():
+    game = play_game(list(BOTS), 4, 4)
+    rec = GameRecord.from_json(game.record)
+    rows = record_rows(rec, 7, 4)
+    n = game.decisions * 3
+    assert set(rows) == set(COLUMNS) and all(len(v) == n for v in rows.values())
+    assert rows["features"].shape == (n, len(FEATURE_NAMES)) and rows["features"].dtype == np.float32
+    assert (rows["game"] == 7).all() and (rows["setup_seed"] == 4).all() and (rows["players"] == 3).all()
+    assert (rows["decisions"] == game.decisions).all()
+    assert list(rows["seat"][:6]) == [0, 1, 2, 0, 1, 2]
+    assert list(rows["final_score"][:3]) == game.scores
+    assert (rows["final_by_source"].sum(axis=1) == rows["final_score"]).all()
+    assert np.allclose(rows["win"][:3], game.returns)
+    first = rec.initial_state()
+    assert np.allclose(rows["features"][:3], features(first))             # the first decision is the setup's
+    assert (rows["score"][:3] == 0).all()
+
+
+def plan(games=5, per_shard=2, seed=10):
+    return DataPlan(games=games, per_shard=per_shard, players=3, bots=BOTS, seed=seed)
+
+
+def same(a, b):
+    return set(a) == set(b) and all(np.array_equal(a[c], b[c]) for c in a)
+
+
+def test_seeded_parallel_and_resumable(tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    generate(plan(), one, workers=1)
+    generate(plan(), two, workers=2)
+    assert same(load_dataset(one), load_dataset(two))
+    assert sorted(p.name for p in one.iterdir()) == ["dataset.json", "shard-00001.npz", "shard-00002.npz",
+                                                    "shard-00003.npz"]
+    shard_path(two, 1).unlink()                                  # an interrupted run: a shard is missing
+    with pytest.raises(BarcelonaError, match="shard-00002.npz: missing"):
+        load_dataset(two)
+    kept = shard_path(two, 0).stat().st_mtime_ns
+    done = []
+    generate(plan(), two, workers=1, on_shard=lambda k, n: done.append((k, n)))
+    assert done == [(1, 2)] and shard_path(two, 0).stat().st_mtime_ns == kept      # only the missing one
+    assert same(load_dataset(one), load_dataset(two))
+
+
+def test_a_folder_of_another_plan_is_refused(tmp_path):
+    generate(plan(games=1), tmp_path)
+    with pytest.raises(BarcelonaError, match="another dataset"):
+        generate(plan(games=1, seed=11), tmp_path)
+
+
+def test_records_give_the_same_rows_as_the_games(tmp_path):
+    recs = []
+    for g in range(3):
+        game = play_game(list(BOTS), 10 + g, 10 + g)
+        path = tmp_path / f"game-{g:04d}.json"
+        GameRecord.from_json(game.record).save(path)
+        recs.append(str(path))
+    generate(plan(games=3), tmp_path / "bots")
+    generate(DataPlan(games=3, per_shard=2, records=tuple(recs)), tmp_path / "recs")
+    assert same(load_dataset(tmp_path / "bots"), load_dataset(tmp_path / "recs"))
+
+
+def test_two_folders_keep_their_games_apart(tmp_path):
+    generate(plan(games=2), tmp_path / "a")
+    generate(plan(games=2, seed=30), tmp_path / "b")
+    both = load_dataset(tmp_path / "a", tmp_path / "b")
+    assert sorted(set(both["game"].tolist())) == [0, 1, 2, 3]
+
+
+def test_a_tiny_model_trains_in_seconds_and_is_checked(tmp_path):
+    pytest.importorskip("sklearn")
+    from barcelona_ai.train import TrainSettings, train
+    generate(plan(games=6, per_shard=3), tmp_path)
+    doc, report = train(load_dataset(tmp_path), TrainSettings(hidden=(8,), max_iter=30, seed=1))
+    assert report.games + report.valid_games == 6 and report.valid_games == 1
+    m = ValueModel(json.loads(json.dumps(doc)))                   # the file form loads and runs
+    assert m.meta["layers"] == [8, 2]
+    assert 0 <= report.valid["brier"] and len(report.valid["reliability"]) == 10
+    again, _ = train(load_dataset(tmp_path), TrainSettings(hidden=(8,), max_iter=30, seed=1))
+    assert again["layers"] == doc["layers"]                       # same seed, same model
+
+
+def test_commands(tmp_path, capsys):
+    pytest.importorskip("sklearn")
+    data, model = tmp_path / "data", tmp_path / "m.json"
+    assert main(["generate", "--out", str(data), "--games", "3", "--players", "2", "--bot", "greedy",
+                 "--per-shard", "2"]) == 0
+    assert "dataset written" in capsys.readouterr().out
+    assert main(["train", str(data), "--out", str(model), "--hidden", "4", "--epochs", "5"]) == 0
+    assert "model written" in capsys.readouterr().out
+    assert main(["evaluate", str(data), "--model", str(model), "--json"]) == 0
+    metrics = json.loads(capsys.readouterr().out)
+    assert metrics["games"] == 3 and set(metrics) >= {"brier_skill", "by_third", "reliability", "score_mae"}
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["generate", "--out", "{tmp}/x"], "--games N"),
+    (["generate", "--out", "{tmp}/x", "--games", "2", "--players", "3", "--bot", "greedy", "--bot", "random"],
+     "one per seat"),
+    (["generate", "--out", "{tmp}/x", "--games", "2", "--bot", "ismcts:abc"], "ismcts:abc"),
+    (["generate", "--out", "{tmp}/x", "--records", "{tmp}"], "no game records"),
+    (["train", "{tmp}", "--out", "{tmp}/m.json"], "not a dataset"),
+    (["evaluate", "{tmp}/nothing"], "dataset"),
+])
+def test_command_errors(tmp_path, capsys, argv, words):
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and words in err
+
+
+def test_evaluate_names_a_missing_model(tmp_path, capsys):
+    generate(plan(games=1), tmp_path)
+    assert main(["evaluate", str(tmp_path), "--model", str(tmp_path / "nothing.json")]) == 2
+    assert "nothing.json: value model cannot be read" in capsys.readouterr().err

@@ -1,0 +1,191 @@
+"""The learned evaluation's C side (issue #10): public features, the network, the model file's checks."""
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+
+from barcelona_ai import new_game
+from barcelona_ai.errors import BarcelonaError
+from barcelona_ai.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
+                                     ValueModel, features)
+from barcelona_ai.train import normalised_win
+
+NF = len(FEATURE_NAMES)
+P0 = len(GLOBAL_NAMES) + 6                   # first feature of the seat's own block
+
+
+def walk(players, seed, plies):
+    s = new_game(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if s.is_terminal():
+            break
+        if s.current_player() >= 0:
+            s.apply(rng.choice(s.legal_actions()))
+        else:
+            outcomes = s.chance_outcomes()
+            s.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    return s
+
+
+def model_doc(layers, win_power=1.0, to_come_scale=50.0):
+    return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": FEATURE_NAMES, "mean": [0.0] * NF,
+            "scale": [1.0] * NF, "layers": layers, "to_come_scale": to_come_scale, "win_power": win_power}
+
+
+def random_doc(rng, widths=(NF, 8, 2)):
+    layers = [{"weight": [[rng.uniform(-0.3, 0.3) for _ in range(widths[i])] for _ in range(widths[i + 1])],
+               "bias": [rng.uniform(-0.1, 0.1) for _ in range(widths[i + 1])]} for i in range(len(widths) - 1)]
+    doc = model_doc(layers, win_power=1.3)
+    doc["mean"] = [rng.uniform(-0.5, 0.5) for _ in range(NF)]          # the standardisation is folded in C
+    doc["scale"] = [rng.uniform(0.2, 2.0) for _ in range(NF)]
+    return doc
+
+
+def numpy_forward(doc, x):
+    a = (np.asarray(x, dtype=np.float64) - doc["mean"]) / doc["scale"]
+    for i, layer in enumerate(doc["layers"]):
+        a = np.asarray(layer["weight"]) @ a + np.asarray(layer["bias"])
+        if i < len(doc["layers"]) - 1:
+            a = np.maximum(a, 0.0)
+    return a
+
+
+def test_features_shape_and_names():
+    assert len(FEATURE_NAMES) == len(set(FEATURE_NAMES)) == 200
+    for n in (2, 3, 4):
+        rows = features(new_game(n, seed=1))
+        assert len(rows) == n and all(len(r) == NF for r in rows)
+        assert all(math.isfinite(v) for r in rows for v in r)
+
+
+def test_features_read_the_seat_first_then_the_others_in_turn_order():
+    s = walk(4, 3, 120)
+    rows = features(s)
+    scores = s.scores()
+    for seat in range(4):
+        x = rows[seat]
+        assert x[FEATURE_NAMES.index(f"s_seat_{seat}")] == 1.0
+        for k in range(4):                                     # block k is seat (seat + k) % 4
+            assert x[FEATURE_NAMES.index(f"p{k}_score")] == pytest.approx(scores[(seat + k) % 4] / 100)
+        best_other = max(scores[q] for q in range(4) if q != seat)
+        assert x[FEATURE_NAMES.index("s_lead_vp")] == pytest.approx((scores[seat] - best_other) / 50)
+
+
+def test_absent_seats_are_zero():
+    x = features(walk(2, 5, 80))[0]
+    assert not any(x[P0 + 2 * len(PLAYER_NAMES):])
+    assert x[FEATURE_NAMES.index("g_players_2")] == 1.0
+
+
+def test_features_are_public_twin_states_give_the_same_rows():
+    """Hidden information is sacred: states that differ only in what some seat cannot see (other hands, the
+    bag) have identical features, so no evaluation can depend on it (A6)."""
+    for players, seed in ((2, 1), (3, 7), (4, 11)):
+        s = walk(players, seed, 60 + 7 * seed)
+        for viewpoint in range(players):
+            for k in range(5):
+                twin = s.determinize(viewpoint, 1000 + k)
+                assert features(twin) == features(s)
+
+
+def test_network_matches_a_numpy_forward_pass():
+    rng = random.Random(4)
+    for widths in ((NF, 8, 2), (NF, 16, 8, 2), (NF, 2)):
+        doc = random_doc(rng, widths)
+        m = ValueModel(doc)
+        s = walk(3, 9, 90)
+        for x, y in zip(features(s), m.raw_outputs(s)):
+            assert np.allclose(numpy_forward(doc, x), y, atol=1e-4)
+
+
+def test_predict_normalises_win_and_adds_vp_to_come():
+    rng = random.Random(5)
+    doc = random_doc(rng)
+    m = ValueModel(doc)
+    for players in (2, 3, 4):
+        s = walk(players, 20 + players, 100)
+        win, score = m.predict(s)
+        raw = np.asarray(m.raw_outputs(s))
+        assert sum(win) == pytest.approx(1.0)
+        assert np.allclose(win, normalised_win(raw[:, 0], np.zeros(players, dtype=int), doc["win_power"]))
+        expect = [sc + max(0.0, r1) * 50.0 for sc, r1 in zip(s.scores(), raw[:, 1])]
+        assert np.allclose(score, expect, atol=1e-3)
+
+
+def test_a_finished_game_is_its_result():
+    """At the end the forecast is the result (R127 returns, final scores), whatever the network says."""
+    s = walk(3, 2, 10_000)
+    assert s.is_terminal()
+    win, score = ValueModel(random_doc(random.Random(1))).predict(s)
+    assert win == s.returns() and score == s.scores()
+
+
+def test_constant_network():
+    doc = model_doc([{"weight": [[0.0] * NF, [0.0] * NF], "bias": [0.4, 2.0]}])
+    win, score = ValueModel(doc).predict(walk(4, 1, 30))
+    assert win == pytest.approx([0.25] * 4)
+    s = walk(4, 1, 30)
+    assert score == pytest.approx([v + 100.0 for v in s.scores()])
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("format", "other", "format"),
+    ("features", FEATURE_NAMES[:-1], "features"),
+    ("mean", [0.0] * (NF - 1), "mean"),
+    ("scale", [0.0] * NF, "scale"),
+    ("mean", [float("nan")] * NF, "mean"),
+    ("win_power", 0.0, "win_power"),
+    ("win_power", {"2": 1.0, "3": 1.0}, "win_power"),
+    ("score_error", {"5": [1.0]}, "score_error"),
+    ("to_come_scale", True, "to_come_scale"),
+    ("layers", [], "layers"),
+    ("layers", [{"weight": [[0.0] * NF], "bias": [0.0]}], "widths"),
+    ("layers", [{"weight": [[0.0] * NF, [0.0] * 3], "bias": [0.0, 0.0]}], "weight"),
+    ("layers", [{"weight": [[0.0] * NF, [0.0] * NF], "bias": [0.0, "x"]}], "bias"),
+])
+def test_bad_model_documents_are_refused_naming_the_field(field, value, words):
+    doc = model_doc([{"weight": [[0.0] * NF, [0.0] * NF], "bias": [0.5, 1.0]}])
+    doc[field] = value
+    with pytest.raises(BarcelonaError, match=words):
+        ValueModel(doc)
+
+
+def test_model_file_round_trip(tmp_path):
+    doc = random_doc(random.Random(8))
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(doc))
+    s = walk(2, 4, 50)
+    assert ValueModel.load(path).predict(s) == ValueModel(doc).predict(s)
+    path.write_text("[1, 2]")
+    with pytest.raises(BarcelonaError, match="JSON object"):
+        ValueModel.load(path)
+
+
+def test_raw_rows_equals_raw_outputs():
+    m = ValueModel(random_doc(random.Random(3)))
+    s = walk(4, 6, 70)
+    assert np.allclose(m.raw_rows(np.asarray(features(s), dtype=np.float32)), m.raw_outputs(s))
+
+
+def test_win_power_per_player_count():
+    doc = random_doc(random.Random(9))
+    doc["win_power"] = {"2": 0.5, "3": 1.0, "4": 2.0}
+    m = ValueModel(doc)
+    assert m.win_power == {2: 0.5, 3: 1.0, 4: 2.0}
+    for players in (2, 3, 4):
+        s = walk(players, 40 + players, 90)
+        raw = np.asarray(m.raw_outputs(s))
+        expect = normalised_win(raw[:, 0], np.zeros(players, dtype=int), doc["win_power"][str(players)])
+        assert np.allclose(m.predict(s)[0], expect)
+
+
+def test_score_error_by_turns():
+    doc = random_doc(random.Random(2))
+    doc["score_error"] = {"2": [30.0, 20.0, 10.0]}
+    m = ValueModel(doc)
+    s = walk(2, 3, 400)
+    assert m.score_error(s, 0) == 10.0 and m.score_error(new_game(2, seed=1), 1) == 30.0
+    assert m.score_error(new_game(3, seed=1), 0) == 0.0          # no table for 3 players
