@@ -67,7 +67,7 @@ def search_rate(players: int = 4, seconds: float = 2.0, threads: int = 1, seed: 
     return a.iterations / seconds
 
 
-def evaluation_cost(players: int = 4, n: int = 20_000, seed: int = 1) -> float:
+def evaluation_cost(players: int, n: int = 20_000, seed: int = 1) -> float:
     """Seconds per evaluation of the shipped value network (every seat of one position) along a random walk."""
     from .evaluation import ValueModel
     model = ValueModel.default()
@@ -106,7 +106,7 @@ def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
             f"({games_rate:,.0f}); 2 threads {two:,.0f}/s = {two / one:.2f} x; {Tree.node_bytes()} bytes/node")
         v0 = search_rate(4, 2.0, 1, leaf="rollout")
         alone = search_rate(4, 2.0, 1, leaf="model")
-        out(f"Learned evaluation: {evaluation_cost() * 1e6:.1f} us per 4-player position; iterations/s with it "
+        out(f"Learned evaluation: {evaluation_cost(4) * 1e6:.1f} us per 4-player position; iterations/s with it "
             f"at the leaves and rollouts (the default) {one:,.0f}, rollouts only (v0) {v0:,.0f}, the network "
             f"alone {alone:,.0f}")
         out(f"Search signature: {search_signature()}")

@@ -25,6 +25,20 @@ def a_decision(players=3, seed=2):
     return s
 
 
+@pytest.fixture(autouse=True)
+def python_sigint_handler():
+    """Ctrl-C raises KeyboardInterrupt in these tests even when pytest runs from a shell that started it with
+    SIGINT ignored (a background job): that is how an interactive Python session receives it."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+def _sigint_default():
+    """In the child, before Python starts: SIGINT back to its default, so that Python installs its handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def after(seconds, fn):
     t = threading.Timer(seconds, fn)
     t.daemon = True
@@ -125,7 +139,8 @@ def test_sigint_ends_a_cli_analysis_within_a_second():
     """A 60 s analysis from the command line: Ctrl-C ends the process within 1 s, exit 130, no traceback."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "barcelona_ai", "analyse", "midgame-3p", "--time", "60"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=_sigint_default)
     time.sleep(3.0)                                # imports, loading, and the search under way
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
