@@ -1594,6 +1594,30 @@ def _count_arg(name, value, lo, hi):
     return value
 
 
+def integer_value(value):
+    """`value` as a Python int if it is an integer: an int (not a bool) or a numpy integer (the ids that numpy-based
+    code such as OpenSpiel's bots returns); None for anything else (bools, floats, numpy floats, strings...)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return int(value)
+    import numpy                            # a base dependency; imported here only, off the int fast path
+    if isinstance(value, numpy.integer):
+        return int(value)
+    return None
+
+
+def action_id(value):
+    """The one check of an action id for every API that takes one: `value` (an int or a numpy integer, never a
+    bool or a float) as a Python int in [0, NUM_ACTIONS); IllegalActionError naming the value otherwise."""
+    a = integer_value(value)
+    if a is None or not 0 <= a < NUM_ACTIONS:
+        raise IllegalActionError(f"{value!r} is not an action id (ids are 0..{NUM_ACTIONS - 1})")
+    return a
+
+
 def _seed64(seed):
     """A seed as the 64-bit C generator state (any integer; its low 64 bits)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -2488,8 +2512,11 @@ cdef class State:
 
     def apply(self, action):
         """Apply a legal action id; an illegal one raises IllegalActionError and changes nothing."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"an action is an integer id, not {action!r}")
+        if type(action) is not int:         # the fast path is a plain int; others are converted here
+            value = integer_value(action)
+            if value is None:
+                raise IllegalActionError(f"an action is an integer id, not {action!r}")
+            action = value
         if not 0 <= action < NUM_ACTIONS or not state_is_legal(&self.data.c, &self.c, <action_t>action):
             raise IllegalActionError(self._illegal_message(action))
         self._push_history(<action_t>action)

@@ -77,8 +77,8 @@ import unicodedata
 from typing import Any
 
 from .core import CONSTANTS as C
-from .core import register_text_services
-from .errors import AmbiguousMoveError, IllegalActionError, InvalidMoveError
+from .core import action_id, integer_value, register_text_services
+from .errors import AmbiguousMoveError, InvalidMoveError
 from .tables import load_edition, space_name
 
 NUM_ACTIONS = C["NUM_ACTIONS"]
@@ -362,7 +362,8 @@ def _forms(names: _Names, a: int, ctx: _Context | None) -> tuple[str, list[str]]
 
 
 def _valid_id(action: Any) -> bool:
-    return not isinstance(action, bool) and isinstance(action, int) and 0 <= action < NUM_ACTIONS
+    a = integer_value(action)
+    return a is not None and 0 <= a < NUM_ACTIONS
 
 
 def describe_action_id(action: Any, edition: Any = "default") -> str:
@@ -375,9 +376,7 @@ def describe_action_id(action: Any, edition: Any = "default") -> str:
 
 def action_to_string(state: Any, action: Any) -> str:
     """The notation of `action` in `state` (see the module docstring); any id in range gets a text."""
-    if not _valid_id(action):
-        raise IllegalActionError(f"{action!r} is not an action id (ids are 0..{NUM_ACTIONS - 1})")
-    return _forms(_names(_edition_of(state)), int(action), _Context(state))[0]
+    return _forms(_names(_edition_of(state)), action_id(action), _Context(state))[0]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -484,8 +483,8 @@ def parse_placement(text: Any) -> tuple[int, int, int, int | None] | None:
 
 def string_to_action(state: Any, text: Any) -> int:
     """The legal action id that `text` names in `state` (see the module docstring for the forms)."""
-    if isinstance(text, int) and not isinstance(text, bool):
-        text = str(text)
+    if integer_value(text) is not None:
+        text = str(integer_value(text))
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text, not {text!r}")
     if state.is_terminal():

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ._version import __version__
-from .core import CONSTANTS, State, new_game
+from .core import CONSTANTS, State, action_id, new_game
 from .errors import BarcelonaError, IllegalActionError, InvalidRecordError
 from .jsonio import check_depth, parse_json, read_bytes, short_repr, show_path
 from .notation import parse_placement
@@ -154,7 +154,8 @@ class GameRecord:
         if hidden:
             self.actions.append({"id": None, "move": "draw (hidden)", "by": "chance"})
         else:
-            self.actions.append({"id": action, "move": state.action_to_string(action), "by": by})
+            a = action_id(action)
+            self.actions.append({"id": a, "move": state.action_to_string(a), "by": by})
 
     def finish(self, state: State) -> None:
         if state.is_terminal():
