@@ -49,9 +49,9 @@ any legal id                                                             the bar
 ==========================  ==========================================  =============================================
 
 Citizen classes: ``W`` Working, ``M`` Middle, ``U`` Upper. Two citizens on a crossing are written top first,
-``W/M`` (W on top of M), in the move notation and on the text board alike; a position document lists them
-bottom first (``"citizens": ["MIDDLE", "WORKING"]``, docs/positions.md), so where the order could be mistaken
-it can be named: ``place (2,3) top W bottom M``. Coordinates: a crossing is ``(c,r)``, column then row, as the
+``W/M`` (W on top of M), in the move notation and on the text board alike; a position document names them
+by place (``"citizens": {"bottom": "MIDDLE", "top": "WORKING"}``, docs/positions.md), and where the order could
+be mistaken in a move it can be named too: ``place (2,3) top W bottom M``. Coordinates: a crossing is ``(c,r)``, column then row, as the
 board's ``c0..c4`` and ``r0..r4``; a Sidewalk space names its axes, ``r2c5`` (or ``c5r2``). Modernisme tiles
 are named by their condition id (``SC05``); should an edition print two tiles with one condition, the later ones
 get ``#2``, ``#3``...

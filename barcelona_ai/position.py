@@ -229,7 +229,7 @@ def state_to_json(state: State, viewpoint: int | None = None) -> dict:
     crossings = {}
     for c, (cits, it) in enumerate(zip(v.crossings, v.intersections)):
         if cits or it is not None:
-            crossings[_cross_name(c)] = {"citizens": [CLASSES[x] for x in cits], "intersection": it}
+            crossings[_cross_name(c)] = {"citizens": _citizens_doc(cits), "intersection": it}
     doc["crossings"] = crossings
     doc["streets"] = {space_name(sp): {"owner": o, "passenger": pa}
                       for sp, (o, pa) in enumerate(zip(v.streets, v.passengers)) if o is not None or pa is not None}
@@ -376,6 +376,24 @@ def _seat(v: Any, path: str, n: int, nullable: bool = False) -> int:
     return v
 
 
+def _citizens_doc(cits: tuple) -> dict:
+    """A crossing's citizens by name, so that their order cannot be mistaken: {"bottom": "W", "top": "M"} (R37:
+    the top one is the one the board shows first, `M/W` in notation), {"bottom": "W"} for one, {} for none."""
+    return {name: CLASSES[x] for name, x in zip(("bottom", "top"), cits)}
+
+
+def _citizens(v: Any, path: str) -> list[int]:
+    """A crossing's citizen classes, bottom first, from {"bottom": .., "top": ..} (a top needs a bottom), or
+    from the older form, a list bottom first."""
+    if isinstance(v, list):
+        cits = _list(v, path, max_len=2)
+        return [_name(x, f"{path}[{i}]", CLASSES, "citizen class") for i, x in enumerate(cits)]
+    _obj(v, path, ("bottom", "top"))
+    if "top" in v and "bottom" not in v:
+        _fail(path, "a top citizen needs a bottom one (R37)")
+    return [_name(v[k], _join(path, k), CLASSES, "citizen class") for k in ("bottom", "top") if k in v]
+
+
 def _crossing(v: Any, path: str) -> int:
     m = _CROSS_RE.fullmatch(v) if isinstance(v, str) else None
     if m is None:
@@ -519,8 +537,7 @@ class _Reader:
                 _fail(path, f"the same crossing as {done[c]}")
             done[c] = key
             _obj(val, path, ("citizens", "intersection"))
-            cits = _list(val.get("citizens", []), _join(path, "citizens"), max_len=2)
-            ks = [_name(x, f"{path}.citizens[{i}]", CLASSES, "citizen class") for i, x in enumerate(cits)]
+            ks = _citizens(val.get("citizens", {}), _join(path, "citizens"))
             if ks:
                 r["cross_lo"][c] = ks[0]
             if len(ks) > 1:

@@ -355,8 +355,9 @@ def test_space_helper_matches_notation():
 
 
 def test_one_order_for_citizens_and_axes_named_where_it_could_be_mistaken():
-    """issue #11: a crossing's citizens are written top first (W/M) on the board and in moves, bottom first in a
-    position document; the order can be named in a move, and a Sidewalk space names its axes in either order."""
+    """issue #11: a crossing's citizens are written top first (W/M) on the board and in moves, and named by place
+    in a position document; the order can be named in a move, and a Sidewalk space names its axes in either
+    order."""
     from barcelona_ai import new_game
     from barcelona_ai.notation import parse_placement
     s = new_game(2, seed=0)                          # player 0 holds W and U
@@ -367,7 +368,7 @@ def test_one_order_for_citizens_and_axes_named_where_it_could_be_mistaken():
     assert parse_placement("place (1,2) bottom M top W") == parse_placement("place (1,2) W/M") == (1, 2, 0, 1)
     assert parse_placement("(1,2) top U") == (1, 2, 2, None)
     s.apply(a)
-    assert s.to_json()["crossings"]["(1,0)"]["citizens"] == ["UPPER", "WORKING"]     # bottom first
+    assert s.to_json()["crossings"]["(1,0)"]["citizens"] == {"bottom": "UPPER", "top": "WORKING"}   # named
     assert "W/U" in s.render().split("\n")[3]                                         # top first
     import random
     rng = random.Random(3)

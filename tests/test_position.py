@@ -116,7 +116,7 @@ def test_document_uses_names(midgame):
     doc = midgame.to_json()
     assert doc["format"] == "barcelona-position" and doc["version"] == 1 and doc["edition"] == "default"
     assert len(doc["players"]) == 3 and doc["to_move"] == 0 and doc["phase"] == "ACTIONS"
-    assert doc["crossings"]["(1,2)"] == {"citizens": ["WORKING", "WORKING"], "intersection": None}
+    assert doc["crossings"]["(1,2)"] == {"citizens": {"bottom": "WORKING", "top": "WORKING"}, "intersection": None}
     assert doc["buildings"]["B(1,3)"] == {"level": "L2", "markers": [0, 1]}
     assert [f["kind"] for f in doc["turn_state"]["frames"]] == ["EFFECTS", "SAGRADA"]
     assert set(doc["players"][1]["hand"]) == {"WORKING", "MIDDLE", "UPPER"}
@@ -344,3 +344,22 @@ def test_player_count_edition_and_text_errors(midgame):
         State.from_json([1, 2])
     with pytest.raises(InvalidPositionError, match="cannot be read"):
         load_position("/no/such/position.json")
+
+
+def test_crossing_citizens_are_named_by_place():
+    """#11: a document names each citizen's place (R37: the top one is written first on the board), so the
+    order cannot be mistaken; the older list form (bottom first) still reads the same; a top needs a bottom."""
+    from barcelona_ai.examples import example_position
+    s = example_position("midgame-3p")
+    named = s.to_json()
+    occupied = {k: v for k, v in named["crossings"].items() if len(v["citizens"]) == 2}
+    assert occupied and all(set(v["citizens"]) == {"bottom", "top"} for v in occupied.values())
+    listed = copy.deepcopy(named)
+    for v in listed["crossings"].values():
+        v["citizens"] = [v["citizens"][k] for k in ("bottom", "top") if k in v["citizens"]]
+    assert State.from_json(listed).view() == State.from_json(named).view() == s.view()
+    key = next(iter(occupied))
+    bad = copy.deepcopy(named)
+    del bad["crossings"][key]["citizens"]["bottom"]
+    with pytest.raises(InvalidPositionError, match="needs a bottom"):
+        State.from_json(bad)
