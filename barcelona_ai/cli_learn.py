@@ -12,22 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from . import cli_args as A
-from .errors import BarcelonaError
+from .cli_analysis import CommandError
 from .jsonio import show_path
-
-
-class CommandError(BarcelonaError):
-    """A command-line input that cannot be used (printed as ``error: ...``, exit code 2)."""
-
-
-def _progress(total: int, unit: str, desc: str):
-    """A progress bar on stderr (tqdm), silent when stderr is not a terminal."""
-    from tqdm import tqdm
-    return tqdm(total=total, unit=unit, desc=desc, disable=None, file=sys.stderr, dynamic_ncols=True)
+from .progress import bar
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -48,9 +38,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
         what = (f"{args.games} games of {args.players} players, seats {', '.join(specs)}, setup seeds "
                 f"{args.seed}..{args.seed + args.games - 1}")
     print(f"generate: {what}; {plan.shards} shards of {plan.per_shard} games in {show_path(args.out)}")
-    with _progress(plan.games, "game", "generate") as bar:
+    with bar(plan.games, "generate", unit="game") as tick:
         try:
-            generate(plan, args.out, workers=args.workers, on_shard=lambda k, n: bar.update(n))
+            generate(plan, args.out, workers=args.workers, on_shard=lambda k, n: tick(n))
         except OSError as exc:
             raise CommandError(f"--out: cannot write {show_path(exc.filename or args.out)} "
                                f"({exc.strerror or exc})") from None
@@ -122,9 +112,8 @@ def _evaluate_search(args: argparse.Namespace) -> int:
     engine = Engine(seed=args.seed, leaf=args.leaf, **({"model": args.model} if args.model else {}))
     limit = Limit(iterations=args.search)
     model = ValueModel.load(args.model) if args.model else ValueModel.default()
-    with _progress(len(records), "game", "evaluate") as bar:
-        p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit))
-        bar.update(len(records))
+    with bar(len(records), "evaluate", unit="game") as tick:
+        p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
     m = forecast_metrics(p, score, data, model.meta.get("naive_to_come") or naive_to_come(data))
     _print_or_dump(m, args, f"Engine leaf={args.leaf}, {args.search} iterations, every {args.every}th decision")
     return 0

@@ -388,6 +388,10 @@ cdef void state_determinize(const DataC* d, StateC* s, int viewpoint, uint64_t* 
 cdef uint64_t state_hash(const StateC* s) noexcept nogil
 cdef uint64_t state_observation_hash(const StateC* s, int player) noexcept nogil
 cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexcept nogil   # scorings (R107, R124)
+cdef int section_vp(const DataC* d, const StateC* s, int sec, int p) noexcept nogil          # R107, R108
+cdef int cobble_end_vp(const DataC* d, const PlayerC* pl) noexcept nogil                      # R124
+cdef int passenger_end_vp(const DataC* d, const PlayerC* pl) noexcept nogil                   # R124
+cdef int modernisme_end_vp(const DataC* d, const StateC* s, int p) noexcept nogil             # R124
 
 cdef inline bint hidden_draw(const StateC* s, action_t a, int viewpoint) noexcept nogil:
     """Whether chance outcome `a` is a citizen drawn into another seat's hand, which `viewpoint` does not see

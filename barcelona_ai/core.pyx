@@ -898,12 +898,37 @@ cdef inline void mod_restock(StateC* s) noexcept nogil:
         s.mod_stack = s.mod_discard
         s.mod_discard = 0
 
+cdef int section_vp(const DataC* d, const StateC* s, int sec, int p) noexcept nogil:
+    """What section `sec`'s Cerdà Scoring tile gives player p now: its VP x the count x p's multiplier (R107,
+    R108). score_section and the learned evaluation's features read it."""
+    cdef int cond = s.cerda_tile[sec]
+    return d.cond_vp[cond] * condition_count(d, s, cond, p) * multiplier(d, &s.pl[p])
+
+cdef int cobble_end_vp(const DataC* d, const PlayerC* pl) noexcept nogil:
+    """The Cobblestone VP of the final scoring, as things stand (R124)."""
+    return d.cobble_vp[pl.cobbles - 1] if pl.cobbles > 0 else 0
+
+cdef int passenger_end_vp(const DataC* d, const PlayerC* pl) noexcept nogil:
+    """The Passenger VP of the final scoring, as things stand (R124)."""
+    return d.pass_vp[pl.passengers - 1] if pl.passengers > 0 else 0
+
+cdef int modernisme_end_vp(const DataC* d, const StateC* s, int p) noexcept nogil:
+    """The final scoring's Modernisme VP, as things stand: each tile's VP x its count x its marker's multiplier
+    (R124)."""
+    cdef const PlayerC* pl = &s.pl[p]
+    cdef int k, t, vp = 0
+    for k in range(NPROJ):
+        t = pl.mod_tile[k]
+        if t >= 0:
+            vp += d.cond_vp[d.mod_cond[t]] * condition_count(d, s, d.mod_cond[t], p) * \
+                (d.mod_top[k] if pl.mod_up[k] else d.mod_bottom[k])
+    return vp
+
 cdef void score_section(const DataC* d, StateC* s, int sec) noexcept nogil:
     """All players score the section's tile times their multiplier (R107-R110)."""
-    cdef int p, cond = s.cerda_tile[sec]
+    cdef int p
     for p in range(s.num_players):
-        add_vp(s, p, d.cond_vp[cond] * condition_count(d, s, cond, p) * multiplier(d, &s.pl[p]),
-               SRC_CERDA_SCORING)
+        add_vp(s, p, section_vp(d, s, sec, p), SRC_CERDA_SCORING)
     s.scored |= <int16_t>(1 << sec)
     s.scorings += 1
     if (d.cerda_reset_mask >> (s.scorings - 1)) & 1:              # R110, A12: only markers above the start
@@ -927,20 +952,11 @@ cdef void end_of_turn_scoring(const DataC* d, StateC* s) noexcept nogil:
 
 cdef void final_scoring(const DataC* d, StateC* s) noexcept nogil:
     """R124: cobblestones, passengers, each Modernisme tile x its marker's multiplier."""
-    cdef int p, k, t, cond
-    cdef PlayerC* pl
+    cdef int p
     for p in range(s.num_players):
-        pl = &s.pl[p]
-        if pl.cobbles > 0:
-            add_vp(s, p, d.cobble_vp[pl.cobbles - 1], SRC_FINAL_COBBLESTONES)
-        if pl.passengers > 0:
-            add_vp(s, p, d.pass_vp[pl.passengers - 1], SRC_FINAL_PASSENGERS)
-        for k in range(NPROJ):
-            t = pl.mod_tile[k]
-            if t >= 0:
-                cond = d.mod_cond[t]
-                add_vp(s, p, d.cond_vp[cond] * condition_count(d, s, cond, p)
-                       * (d.mod_top[k] if pl.mod_up[k] else d.mod_bottom[k]), SRC_FINAL_MODERNISME)
+        add_vp(s, p, cobble_end_vp(d, &s.pl[p]), SRC_FINAL_COBBLESTONES)
+        add_vp(s, p, passenger_end_vp(d, &s.pl[p]), SRC_FINAL_PASSENGERS)
+        add_vp(s, p, modernisme_end_vp(d, s, p), SRC_FINAL_MODERNISME)
     s.phase = PH_OVER
 
 cdef void next_turn(const DataC* d, StateC* s) noexcept nogil:

@@ -19,7 +19,8 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport pow
 
-from .core cimport (DataC, StateC, PlayerC, State, condition_count, state_returns,
+from .core cimport (DataC, StateC, PlayerC, State, section_vp, cobble_end_vp, passenger_end_vp, modernisme_end_vp,
+                    state_returns,
                     MAX_PLAYERS, NCLASS, NCROSS, NBSPACE, NPROJ, NSRC, NPS, PH_OVER, MAX_TRACK)
 from .errors import BarcelonaError
 from .jsonio import load_json_file
@@ -102,33 +103,17 @@ cdef void global_features(const DataC* d, const StateC* s, float* g) noexcept no
     if 0 <= s.phase < 7:
         g[31 + s.phase] = 1.0
 
-cdef int final_modernisme_vp(const DataC* d, const StateC* s, int p) noexcept nogil:
-    """The Modernisme VP seat p would score if the game ended now (R124)."""
-    cdef const PlayerC* pl = &s.pl[p]
-    cdef int k, t, vp = 0
-    for k in range(NPROJ):
-        t = pl.mod_tile[k]
-        if t >= 0:
-            vp += d.cond_vp[d.mod_cond[t]] * condition_count(d, s, d.mod_cond[t], p) * \
-                (d.mod_top[k] if pl.mod_up[k] else d.mod_bottom[k])
-    return vp
-
-cdef int final_pieces_vp(const DataC* d, const PlayerC* pl) noexcept nogil:
+cdef inline int final_pieces_vp(const DataC* d, const PlayerC* pl) noexcept nogil:
     """Cobblestone and Passenger VP at the end, as they stand (R124)."""
-    cdef int vp = 0
-    if pl.cobbles > 0:
-        vp += d.cobble_vp[pl.cobbles - 1]
-    if pl.passengers > 0:
-        vp += d.pass_vp[pl.passengers - 1]
-    return vp
+    return cobble_end_vp(d, pl) + passenger_end_vp(d, pl)
 
-cdef int projected_vp(const DataC* d, const StateC* s, int p) noexcept nogil:
+cdef inline int projected_vp(const DataC* d, const StateC* s, int p) noexcept nogil:
     """Score now plus the end-of-game VP already in place."""
-    return s.pl[p].score + final_pieces_vp(d, &s.pl[p]) + final_modernisme_vp(d, s, p)
+    return s.pl[p].score + final_pieces_vp(d, &s.pl[p]) + modernisme_end_vp(d, s, p)
 
 cdef void player_features(const DataC* d, const StateC* s, int p, float* f) noexcept nogil:
     cdef const PlayerC* pl = &s.pl[p]
-    cdef int k, mods = 0, ups = 0, sags = 0, mult = d.cerda_mult[pl.cerda], cond, n = s.num_players
+    cdef int k, mods = 0, ups = 0, sags = 0, mult = d.cerda_mult[pl.cerda], n = s.num_players
     for k in range(NPROJ):
         mods += pl.mod_tile[k] >= 0
         ups += pl.mod_up[k]
@@ -156,10 +141,9 @@ cdef void player_features(const DataC* d, const StateC* s, int p, float* f) noex
     f[19] = s.cur == p
     f[20] = ((p - s.cur + n) % n) / 4.0
     f[21] = final_pieces_vp(d, pl) / 50.0
-    f[22] = final_modernisme_vp(d, s, p) / 50.0
+    f[22] = modernisme_end_vp(d, s, p) / 50.0
     for k in range(3):                                           # a section's VP if it were scored now (R107)
-        cond = s.cerda_tile[k]
-        f[23 + k] = 0.0 if (s.scored >> k) & 1 else d.cond_vp[cond] * condition_count(d, s, cond, p) * mult / 50.0
+        f[23 + k] = 0.0 if (s.scored >> k) & 1 else section_vp(d, s, k, p) / 50.0
     for k in range(NSRC):
         f[26 + k] = pl.vp_src[k] / 50.0
     f[38] = (d.wh_free + pl.cobbles - pl.coins - pl.cloth) / 10.0
@@ -175,7 +159,7 @@ cdef void position_blocks(const DataC* d, const StateC* s, BlocksC* b) noexcept 
     global_features(d, s, b.glob)
     for q in range(s.num_players):
         player_features(d, s, q, b.player[q])
-        b.projected[q] = s.pl[q].score + final_pieces_vp(d, &s.pl[q]) + final_modernisme_vp(d, s, q)
+        b.projected[q] = projected_vp(d, s, q)
 
 cdef void assemble_input(const StateC* s, const BlocksC* b, int seat, float* out) noexcept nogil:
     """Seat `seat`'s network input (FEATURE_NAMES order) from the position's blocks."""

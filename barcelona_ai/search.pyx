@@ -248,20 +248,14 @@ cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept 
         count += 1
 
 cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
+    """The rewards of a finished game: forecast_rewards of its win shares (R127) and final scores."""
     cdef double win[MAX_PLAYERS]
-    cdef int i, j, best
-    cdef double m
+    cdef double score[MAX_PLAYERS]
+    cdef int i
     state_returns(d, s, win)
     for i in range(s.num_players):
-        if p.reward == REWARD_WIN:
-            out[i] = win[i]
-            continue
-        best = -1000000
-        for j in range(s.num_players):
-            if j != i and s.pl[j].score > best:
-                best = s.pl[j].score
-        m = 1.0 / (1.0 + exp(-(s.pl[i].score - best) / p.margin_scale))
-        out[i] = m if p.reward == REWARD_MARGIN else p.mix_weight * win[i] + (1.0 - p.mix_weight) * m
+        score[i] = s.pl[i].score
+    forecast_rewards(p, s.num_players, win, score, out)
 
 cdef int rollout_steps(const DataC* d, StateC* s, int policy, int steps, uint64_t* rng) noexcept nogil:
     """At most `steps` actions (chance outcomes included) of the rollout policy; returns how many."""
@@ -284,8 +278,9 @@ cdef int rollout_steps(const DataC* d, StateC* s, int policy, int steps, uint64_
 
 cdef void forecast_rewards(const ParamsC* p, int n, const double* win, const double* score,
                            double* out) noexcept nogil:
-    """reward_vector for a forecast: win probabilities in place of the win shares, expected final scores in place
-    of the final scores."""
+    """Every player's reward from win shares (or probabilities) and final (or expected) scores: the win share
+    (REWARD_WIN), a logistic of the score margin over the best other player (REWARD_MARGIN), or mix_weight of
+    the first plus the rest of the second (REWARD_MIX)."""
     cdef int i, j
     cdef double best, m
     for i in range(n):

@@ -178,22 +178,25 @@ def parse_actions(text: str) -> dict:
     return {"vertical": tiles[:5], "horizontal": tiles[5:10], "diagonal": tiles[10]}
 
 
-def parse_cerda(text: str) -> list[str]:
+def _parse_tiles(text: str, field: str, count: int, what: str, example: str, pool, kind: str, rule: str):
+    """`count` distinct tiles of `pool` named in `text` (the field `field` of the setup)."""
     nm = names()
     toks = _tokens(text)
-    _count(toks, 3, "cerda", "Cerdà Scoring tiles, sections 1 to 3 (R14)", "SC01 SC03 SC14")
-    tiles = [nm.tile(t, f"cerda[{i + 1}]", nm.cerda, "Cerdà Scoring tile") for i, t in enumerate(toks)]
-    _distinct(tiles, "cerda", "R14")
+    _count(toks, count, field, f"{what} ({rule})", example)
+    tiles = [nm.tile(t, f"{field}[{i + 1}]", pool, kind) for i, t in enumerate(toks)]
+    _distinct(tiles, field, rule)
     return tiles
+
+
+def parse_cerda(text: str) -> list[str]:
+    return _parse_tiles(text, "cerda", 3, "Cerdà Scoring tiles, sections 1 to 3", "SC01 SC03 SC14", names().cerda,
+                        "Cerdà Scoring tile", "R14")
 
 
 def parse_display(text: str) -> list[str]:
     nm = names()
-    toks = _tokens(text)
-    _count(toks, nm.display_size, "display", "Modernisme tiles on the display (R16)", "SC08 SC09 SC12 SC18")
-    tiles = [nm.tile(t, f"display[{i + 1}]", nm.modernisme, "Modernisme tile") for i, t in enumerate(toks)]
-    _distinct(tiles, "display", "R16")
-    return tiles
+    return _parse_tiles(text, "display", nm.display_size, "Modernisme tiles on the display", "SC08 SC09 SC12 SC18",
+                        nm.modernisme, "Modernisme tile", "R16")
 
 
 def parse_services(text: str) -> list[str]:

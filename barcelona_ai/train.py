@@ -267,10 +267,10 @@ def forecast_metrics(p: np.ndarray, pred_score: np.ndarray, data: dict, naive: d
     return out
 
 
-def search_forecasts(records: list[str], every: int, analyse) -> tuple[np.ndarray, np.ndarray, dict]:
+def search_forecasts(records: list[str], every: int, analyse, on_game=None) -> tuple[np.ndarray, np.ndarray, dict]:
     """The forecasts a search makes: `analyse(state)` (returning an engine.Analysis) at every `every`-th
     decision of each finished game record; returns (win probabilities, expected scores, the rows' columns
-    as datagen writes them) for forecast_metrics."""
+    as datagen writes them) for forecast_metrics. on_game() is called after each record."""
     from .datagen import concat, record_rows
     from .record import GameRecord
     p, sc, parts = [], [], []
@@ -290,6 +290,8 @@ def search_forecasts(records: list[str], every: int, analyse) -> tuple[np.ndarra
             p += [pl.win_prob for pl in a.players]
             sc += [pl.expected_score for pl in a.players]
         parts.append({k: v[keep] for k, v in rows.items()})
+        if on_game is not None:
+            on_game()
     return np.asarray(p), np.asarray(sc), concat(parts)
 
 
