@@ -2,18 +2,27 @@
 
 A match is a candidate against an opponent, 1 seat against players-1 seats. Every seeded setup is played once
 with the candidate in each seat (seat rotation), so the first-player advantage cancels. Games run in parallel
-processes. Win share counts a shared win (R127) as a fraction; with equal strength the candidate's expected
-share is 1/players.
+processes (or as Ray tasks: distributed.py). Win share counts a shared win (R127) as a fraction; with equal
+strength the candidate's expected share is 1/players.
+
+Also the machinery selfplay and generate share with the arena: ``run_jobs`` (the games of a run in this process,
+in local processes or on Ray, results as they finish) and the record files of a run (``run_files``: numbered on
+after those in the folder, noted in ``runs.jsonl`` so that an interrupted run can be resumed; ``write_record``
+writes each whole or not at all).
 """
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
 import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
 
 from .bots import check_bot_spec, make_bot
 from .core import State
@@ -24,6 +33,7 @@ from .record import GameRecord, numbered_paths
 
 MAX_GAMES = 100_000
 MAX_WORKERS = 64
+RUNS_FILE = "runs.jsonl"        # in a records folder: one line per run, what it plays and its first file number
 
 
 def _ignore_sigint() -> None:
@@ -43,6 +53,93 @@ def worker_pool(workers: int):
         ex.shutdown(wait=False, cancel_futures=True)
         raise
     ex.shutdown(wait=True)
+
+
+def run_jobs(fn: Callable, jobs: Sequence, workers: int = 1, ray: str | None = None,
+             name: str = "barcelona") -> Iterator[tuple[int, Any]]:
+    """fn(job) for every job, yielding (index of the job, its result) as each finishes: in this process
+    (workers 1), in `workers` local processes, or as Ray tasks when `ray` names a cluster (distributed.session:
+    ``local`` starts one of `workers` CPUs). `fn` is a module-level function, so every way runs the same
+    code. Stopping early (an exception, Ctrl-C) ends the work still running."""
+    if ray is not None:
+        from .distributed import run_tasks
+        with closing(run_tasks(fn, jobs, ray, workers, name)) as results:
+            yield from results
+    elif workers <= 1 or len(jobs) <= 1:
+        for i, job in enumerate(jobs):
+            yield i, fn(job)
+    else:
+        with worker_pool(min(workers, len(jobs))) as pool:
+            futures = {pool.submit(fn, job): i for i, job in enumerate(jobs)}
+            for f in as_completed(futures):
+                yield futures[f], f.result()
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the record files of a run
+
+def run_files(folder: str | Path, run: dict, games: int, force: bool = False,
+              resume: bool = False) -> tuple[list[Path], bool]:
+    """The record files (game-NNNN.json) of the `games` games of a run described by `run` (JSON: what it plays)
+    in `folder`, and whether they are those of an earlier run being resumed. With `resume`, the files of the
+    last run of the folder described as `run`, if there is one (its records there are kept, the others are to
+    be played). Otherwise new files numbered on after the records in the folder (from game-0001.json with
+    `force`); the run is then noted in folder/runs.jsonl so that it can be resumed."""
+    folder = Path(folder)
+    if resume:
+        first = _noted_run(folder, run)
+        if first is not None:
+            return [folder / f"game-{first + g:04d}.json" for g in range(games)], True
+    paths = numbered_paths(folder, games, force)
+    line = json.dumps({"run": run, "first": int(paths[0].stem[5:])}, separators=(",", ":")) + "\n"
+    with open(folder / RUNS_FILE, "ab+") as f:
+        if f.seek(0, os.SEEK_END) > 0:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":
+                line = "\n" + line              # a last line cut short stays apart from this one
+        f.write(line.encode("utf-8"))           # (appended at the end whatever the position read)
+    return paths, False
+
+
+def _noted_run(folder: Path, run: dict) -> int | None:
+    """The first file number of the last run noted in folder/runs.jsonl as `run`, or None."""
+    try:
+        lines = (folder / RUNS_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        return None
+    for line in reversed(lines):
+        try:
+            note = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(note, dict) or note.get("run") != run:
+            continue
+        first = note.get("first")
+        if isinstance(first, int) and not isinstance(first, bool) and first >= 1:
+            return first
+    return None
+
+
+def write_record(record: GameRecord, path: Path, overwrite: bool = False) -> None:
+    """Write a record to `path`, whole or not at all (a temporary file renamed; a run killed mid-write leaves
+    no half record to resume from). Without `overwrite` an existing file is left alone (FileExistsError)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.partial")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(record.dumps() + "\n")
+    try:
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            try:
+                os.link(tmp, path)      # fails if `path` exists: never over a record
+            except FileExistsError:
+                raise
+            except OSError:             # a file system without hard links
+                record.save(path, overwrite=False)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def _check_int(name: str, value, lo: int, hi: int) -> None:
@@ -121,16 +218,43 @@ def _save(result: dict, path) -> None:
     """Write one game's record (never over an existing file)."""
     rec = GameRecord.from_json(result.pop("record"))
     try:
-        rec.save(path, overwrite=False)
+        write_record(rec, path, overwrite=False)
     except OSError as exc:
         raise BarcelonaError(f"--save: cannot write {path} ({exc.strerror or exc})") from None
 
 
+def _saved_result(path: Path, job: tuple) -> dict:
+    """The result of a game of the run whose record is already at `path` (a resumed run), from its replay."""
+    specs, setup_seed, _bot_seed, cand_seat, _record = job
+    rec = GameRecord.load(path)
+    if rec.seats != specs or rec.start.get("seed") != setup_seed:
+        raise BarcelonaError(f"--resume: {path} is not the game of this match it should be (seats "
+                             f"{', '.join(specs)}, setup seed {setup_seed}); was the folder changed?")
+    s = rec.replay()
+    return {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "cand_seat": cand_seat}
+
+
+def match_jobs(candidate: str, opponent: str, players: int, games: int, seed: int, record: bool) -> list[tuple]:
+    """The games of a match: (specs, setup seed, bot seed, the candidate's seat, record) each, the candidate's
+    seat rotating game by game over each seeded setup."""
+    jobs = []
+    for g in range(games):
+        seat = g % players
+        specs = [opponent] * players
+        specs[seat] = candidate
+        jobs.append((specs, seed + g // players, seed * 7 + g, seat, record))
+    return jobs
+
+
 def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed: int = 0, workers: int = 2,
-          progress: bool = True, save: str | None = None) -> MatchResult:
+          progress: bool = True, save: str | None = None, ray: str | None = None,
+          resume: bool = False) -> MatchResult:
     """`games` games of the candidate in one seat against the opponent in the others, the candidate's seat
     rotating game by game over each seeded setup. `save`: a folder for the games' records (game-0001.json ...,
-    numbered on after the records already there). `progress`: a bar on stderr (only on a terminal)."""
+    numbered on after the records already there), each written as its game ends; with `resume`, the games of
+    the same match saved there before (an interrupted run) are read back instead of played again.
+    `ray`: run the games as Ray tasks (distributed.py: ``local``, ``auto`` or an address) instead of `workers`
+    local processes; the results are the same. `progress`: a bar on stderr (only on a terminal)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
     _check_int("games", games, 1, MAX_GAMES)
@@ -138,26 +262,38 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
     _check_int("seed", seed, 0, 2 ** 64 - 1)
     check_bot_spec(candidate, "candidate")
     check_bot_spec(opponent, "opponent")
-    paths = numbered_paths(save, games) if save is not None else None
-    jobs = []
-    for g in range(games):
-        seat = g % players
-        specs = [opponent] * players
-        specs[seat] = candidate
-        jobs.append((specs, seed + g // players, seed * 7 + g, seat, save is not None))
+    jobs = match_jobs(candidate, opponent, players, games, seed, save is not None)
+    paths = None
+    if save is not None:
+        run = {"command": "arena", "candidate": candidate, "opponent": opponent, "players": players,
+               "seed": seed, "games": games}
+        try:
+            paths, _ = run_files(save, run, games, resume=resume)
+        except OSError as exc:
+            raise BarcelonaError(f"--save: cannot write {exc.filename or save} ({exc.strerror or exc})") from None
     t0 = time.perf_counter()
-    results = _play_all(jobs, workers, paths, f"{candidate} vs {opponent}", progress)
+    results = _play_all(jobs, workers, paths, f"{candidate} vs {opponent}", progress, ray)
     return _summary(candidate, opponent, players, results, time.perf_counter() - t0)
 
 
-def _play_all(jobs: list, workers: int, paths, desc: str, progress: bool) -> list[dict]:
-    results = []
-    with bar(len(jobs), desc, unit="game", enabled=progress) as tick, worker_pool(min(workers, len(jobs))) as ex:
-        for r in ex.map(_job, jobs):
-            if paths is not None:
-                _save(r, paths[len(results)])
-            results.append(r)
-            tick(1, share=f"{sum(x['returns'][x['cand_seat']] for x in results) / len(results):.3f}")
+def _play_all(jobs: list, workers: int, paths, desc: str, progress: bool, ray: str | None = None) -> list[dict]:
+    """The results of the games `jobs`, in order: those saved at `paths` already read back, the others played
+    (each record written to its path as its game ends)."""
+    results: list = [None] * len(jobs)
+    for i, path in enumerate(paths or []):
+        if path.exists():
+            results[i] = _saved_result(path, jobs[i])
+    todo = [i for i, r in enumerate(results) if r is None]
+    with bar(len(jobs), desc, unit="game", enabled=progress) as tick:
+        done = [r for r in results if r is not None]
+        tick(len(done))
+        with closing(run_jobs(_job, [jobs[i] for i in todo], workers, ray, "barcelona-arena")) as played:
+            for k, r in played:
+                if paths is not None:
+                    _save(r, paths[todo[k]])
+                results[todo[k]] = r
+                done.append(r)
+                tick(1, share=f"{sum(x['returns'][x['cand_seat']] for x in done) / len(done):.3f}")
     return results
 
 

@@ -79,16 +79,27 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from .arena import match
     from .bots import check_bot_spec
+    from .cli_analysis import ray_session
     check_bot_spec(args.candidate, "candidate")     # fail early on a bad bot
     check_bot_spec(args.opponent, "opponent")
+    if args.resume and args.save is None:
+        raise BarcelonaError("--resume needs --save DIR (the folder of the interrupted match's records)")
     from .arena import rotation_note
     note = rotation_note(args.players, args.games)
     if note:
         print(f"warning: {note}", file=sys.stderr)
-    if args.save is not None:
-        _make_folder(args.save, "--save")
-    r = match(args.candidate, args.opponent, players=args.players, games=args.games, seed=args.seed,
-              workers=args.workers, progress=not args.quiet, save=args.save)
+    with ray_session(args):                         # a bad --ray fails here, before anything is written
+        if args.save is not None:
+            _make_folder(args.save, "--save")
+        try:
+            r = match(args.candidate, args.opponent, players=args.players, games=args.games, seed=args.seed,
+                      workers=args.workers, progress=not args.quiet, save=args.save, ray=args.ray,
+                      resume=args.resume)
+        except KeyboardInterrupt:
+            if args.save is not None:
+                print(f"arena: the games saved so far stay in {args.save}; the same command with --resume "
+                      "plays the rest", file=sys.stderr)
+            raise
     print(r.line())
     rotation = f"warning: {note}" if note else "seats rotate over each seeded setup"
     print(f"{r.seconds:.0f} s; {rotation}; 95% Wilson intervals")
@@ -139,7 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--save", metavar="DIR", default=None,
                    help="write each game's record into DIR (game-0001.json ..., never over an existing one; "
                         "default: not saved)")
+    r.add_argument("--resume", action="store_true",
+                   help="with --save: finish an interrupted match, reading back the games saved in DIR by it")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
+    from .cli_analysis import add_ray_option
+    add_ray_option(r, "the games")
     r.set_defaults(func=cmd_arena)
     from . import cli_analysis, cli_learn, play
     cli_analysis.register(sub)          # hint, analyse, review, selfplay

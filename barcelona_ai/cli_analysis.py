@@ -3,7 +3,8 @@
     barcelona-ai hint POSITION [--at N] [--time S | --iterations N] [--top K] [--seed N] [--threads T] [--json]
     barcelona-ai analyse POSITION|RECORD [--at N] [--time S | --iterations N] [--seed N] [--json]
     barcelona-ai review RECORD [--time S | --iterations N] [--seed N] [--json]
-    barcelona-ai selfplay --games N --players P --out DIR [--bot SPEC] [--seed K] [--workers W]
+    barcelona-ai selfplay --games N --players P --out DIR [--bot SPEC] [--seed K] [--workers W] [--resume]
+                          [--ray local|auto|ADDRESS]
 
 POSITION is a position file (docs/positions.md), a game record (docs/records.md; the position after its first
 N entries with --at N) or the name of a shipped example (``barcelona-ai hint midgame-3p``; see examples.py).
@@ -266,29 +267,15 @@ def cmd_hint(args: argparse.Namespace) -> int:
         raise CommandError(f"--top must be a positive integer, not {args.top}")
     limit, engine = _limit(args), _engine(args)
     me = s.current_player()
-    t0 = time.perf_counter()
-    interrupted = False
-    try:
-        with SearchProgress(engine, limit, "hint"):
-            plans = engine.hints(s, limit, top=args.top)
-    except SearchInterrupted as exc:            # Ctrl-C: the plans of the search so far, then exit code 130
-        plans, interrupted = _partial(exc, list), True
-    secs = time.perf_counter() - t0
+    plans, interrupted, secs = _searched(engine, limit, "hint", lambda: engine.hints(s, limit, top=args.top), list)
     if args.json:
         a = None
-        if not interrupted:
-            try:
-                a = engine.analyse(s, limit)    # same seed and budget: the root statistics of the same search
-            except SearchInterrupted as exc:
-                a, interrupted = _partial(exc, object), True
+        if not interrupted:                     # same seed and budget: the root statistics of the same search
+            a, interrupted, _ = _searched(engine, limit, "hint", lambda: engine.analyse(s, limit), object)
         doc = _payload(args, limit, s, a.iterations if a else None,
                        [m.to_dict() for m in plans], [asdict(p) for p in a.players] if a else [], position=label,
                        at=at, kind="hint")
-        if interrupted:
-            doc["interrupted"] = True
-            print(INTERRUPTED, file=sys.stderr)
-        print(json.dumps(doc, indent=1))
-        return 130 if interrupted else 0
+        return _print_json(doc, interrupted)
     print(_header(s, label))
     if interrupted:
         print(INTERRUPTED)
@@ -303,6 +290,26 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
 
 INTERRUPTED = "Search interrupted (Ctrl-C): the answer below is from the search done until then."
+
+
+def _searched(engine, limit, label: str, call, kind):
+    """call() under a progress bar: (its answer, whether Ctrl-C interrupted it, seconds). On Ctrl-C the answer
+    is the one of the search so far (the command then exits with 130)."""
+    t0 = time.perf_counter()
+    try:
+        with SearchProgress(engine, limit, label):
+            return call(), False, time.perf_counter() - t0
+    except SearchInterrupted as exc:
+        return _partial(exc, kind), True, time.perf_counter() - t0
+
+
+def _print_json(doc: dict, interrupted: bool) -> int:
+    """Print a command's JSON answer (marked as interrupted, with a note on stderr, after Ctrl-C); the exit code."""
+    if interrupted:
+        doc["interrupted"] = True
+        print(INTERRUPTED, file=sys.stderr)
+    print(json.dumps(doc, indent=1))
+    return 130 if interrupted else 0
 
 
 def _partial(exc: SearchInterrupted, kind):
@@ -321,23 +328,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     limit, engine = _limit(args), _engine(args)
     if s.is_chance_node() or s.is_terminal():
         return _analyse_standing(args, limit, engine, s, label, at, viewpoint)
-    t0 = time.perf_counter()
-    interrupted = False
-    try:
-        with SearchProgress(engine, limit, "analyse"):
-            a = engine.analyse(s, limit, top=args.top)
-    except SearchInterrupted as exc:            # Ctrl-C: the analysis of the search so far, then exit code 130
-        a, interrupted = _partial(exc, object), True
-    secs = time.perf_counter() - t0
+    a, interrupted, secs = _searched(engine, limit, "analyse", lambda: engine.analyse(s, limit, top=args.top), object)
     if args.json:
         doc = _payload(args, limit, s, a.iterations, [m.to_dict() for m in a.moves],
                        [asdict(p) for p in a.players], position=label, at=at, kind="analysis",
                        nodes=a.nodes, search_seed=a.seed)
-        if interrupted:
-            doc["interrupted"] = True
-            print(INTERRUPTED, file=sys.stderr)
-        print(json.dumps(doc, indent=1))
-        return 130 if interrupted else 0
+        return _print_json(doc, interrupted)
     me = a.player
     print(_header(s, label))
     if interrupted:
@@ -444,34 +440,66 @@ def _print_review(rec, label: str, limit, seed: int, r) -> None:
 # selfplay
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from .record import numbered_paths
     from .selfplay import run_selfplay
     specs = _selfplay_specs(args)
+    if args.resume and args.force:
+        raise CommandError("--resume and --force do not go together (--force rewrites from game-0001.json)")
     out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except (OSError, ValueError) as exc:
-        raise CommandError(f"--out {show_path(args.out)}: cannot create the folder "
-                           f"({getattr(exc, 'strerror', None) or exc})") from None
-    print(f"selfplay: {_plural(args.games, 'game')}, {args.players} players, seats {', '.join(specs)}; "
-          f"setups new_game({args.players}, seed={args.seed}..{args.seed + args.games - 1}); records in {out}")
-    first = numbered_paths(out, 1, args.force)[0]
-    if first.name != "game-0001.json":
-        print(f"{out} already holds records up to game-{int(first.stem[5:]) - 1:04d}.json: the new ones start at "
-              f"{first.name} (--force rewrites from game-0001.json)")
+    written: list[int] = []
+    with ray_session(args):                             # a bad --ray fails here, before anything is written
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"--out {show_path(args.out)}: cannot create the folder "
+                               f"({getattr(exc, 'strerror', None) or exc})") from None
+        print(f"selfplay: {_plural(args.games, 'game')}, {args.players} players, seats {', '.join(specs)}; "
+              f"setups new_game({args.players}, seed={args.seed}..{args.seed + args.games - 1}); records in {out}"
+              + (f"; on Ray ({args.ray})" if args.ray else ""))
 
-    def report(g, game, path):
-        print(f"{path.name}: seed {game.setup_seed}, scores {' '.join(str(x) for x in game.scores)}, "
-              f"winner {' and '.join(f'P{p}' for p in game.winners)}; {game.decisions} decisions, "
-              f"{game.seconds:.1f} s", flush=True)
+        def report(g, game, path):
+            written.append(g)
+            print(f"{path.name}: seed {game.setup_seed}, scores {' '.join(str(x) for x in game.scores)}, "
+                  f"winner {' and '.join(f'P{p}' for p in game.winners)}; {game.decisions} decisions, "
+                  f"{game.seconds:.1f} s", flush=True)
 
-    try:
-        run = run_selfplay(specs, args.games, args.seed, out, setup=args.setup, workers=args.workers,
-                           on_game=report, force=args.force, progress=True)
-    except OSError as exc:                              # a record that cannot be written (selfplay.write_game)
-        raise CommandError(f"--out: cannot write {show_path(exc.filename)} ({exc.strerror or exc})") from None
-    print(f"{_plural(args.games, 'record')} written to {out} in {run.seconds:.1f} s")
+        try:
+            run = run_selfplay(specs, args.games, args.seed, out, setup=args.setup, workers=args.workers,
+                               on_game=report, force=args.force, progress=True, ray=args.ray,
+                               resume=args.resume, on_start=lambda p, r, res: _selfplay_start(out, p, r, res, args))
+        except BrokenPipeError:                         # the reader of the output went away (_pipe_safe)
+            raise
+        except OSError as exc:                          # a record that cannot be written (selfplay.write_game)
+            raise CommandError(f"--out: cannot write {show_path(exc.filename)} ({exc.strerror or exc})") from None
+        except KeyboardInterrupt:
+            print(f"selfplay: {_plural(len(written), 'record')} written; the same command with --resume plays "
+                  "the rest", file=sys.stderr)
+            raise
+    kept = f" ({len(run.kept)} already there)" if run.kept else ""
+    print(f"{_plural(len(run.games), 'record')} written to {out}{kept} in {run.seconds:.1f} s")
     return 0
+
+
+def ray_session(args: argparse.Namespace):
+    """The Ray session of a command given --ray (distributed.session; ``local`` with --workers CPUs), else a
+    context that does nothing. Ray is imported only here, and only with --ray."""
+    if getattr(args, "ray", None) is None:
+        from contextlib import nullcontext
+        return nullcontext()
+    from .distributed import session
+    return session(args.ray, args.workers)
+
+
+def _selfplay_start(out: Path, paths: list[Path], run, resumed: bool, args: argparse.Namespace) -> None:
+    """Say where the run's records go: a resumed run's files, or numbers going on after existing records."""
+    if resumed:
+        print(f"resuming the run noted in {out / 'runs.jsonl'}: {paths[0].name} .. {paths[-1].name}, "
+              f"{len(run.kept)} already there, {_plural(len(paths) - len(run.kept), 'game')} to play")
+        return
+    if args.resume:
+        print(f"--resume: {out} holds no earlier run of these games; starting it")
+    if paths[0].name != "game-0001.json":
+        print(f"{out} already holds records up to game-{int(paths[0].stem[5:]) - 1:04d}.json: the new ones start "
+              f"at {paths[0].name} (--force rewrites from game-0001.json)")
 
 
 def _selfplay_specs(args: argparse.Namespace) -> list[str]:
@@ -579,7 +607,20 @@ def register(sub) -> None:
     s.add_argument("--force", action="store_true",
                    help="write game-0001.json ... even over existing records (default: never overwrite; the "
                         "numbers go on after the records in DIR)")
+    s.add_argument("--resume", action="store_true",
+                   help="finish an interrupted run: if DIR holds this run (same games, bots, seed, setup; noted "
+                        "in DIR/runs.jsonl), play only its games whose records are missing")
+    add_ray_option(s, "the games")
     s.set_defaults(func=_pipe_safe(cmd_selfplay), command="selfplay")
+
+
+def add_ray_option(parser, what: str) -> None:
+    """--ray of selfplay, arena and generate (distributed.py)."""
+    parser.add_argument("--ray", metavar="ADDRESS", default=None,
+                        help=f"run {what} as Ray tasks (needs the [ray] extra): 'local' starts Ray here with "
+                             "--workers CPUs, 'auto' joins the cluster of this machine (ray start --head), or "
+                             "HOST:PORT / ray://HOST:PORT of its head; the results are the same (default: local "
+                             "processes)")
 
 
 def _examples() -> list[str]:
@@ -590,6 +631,6 @@ def _examples() -> list[str]:
         return []
 
 
-__all__ = ["register", "read_document", "load_state", "record_state", "review_record", "thresholds_line",
-           "THRESHOLDS", "MARKS"]
+__all__ = ["register", "ray_session", "add_ray_option", "read_document", "load_state", "record_state",
+           "review_record", "thresholds_line", "THRESHOLDS", "MARKS"]
 

@@ -1,6 +1,7 @@
 """Command line of the learned evaluation (issue #10): ``generate``, ``train`` and ``evaluate``.
 
     barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
+                          [--ray local|auto|ADDRESS]
     barcelona-ai train DATA_DIR... --out MODEL.json [--hidden 64,32] [--seed K] [--epochs N]
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
     barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
@@ -12,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from . import cli_args as A
-from .cli_analysis import CommandError
+from .cli_analysis import CommandError, add_ray_option, ray_session
 from .jsonio import show_path
 from .progress import bar
 
@@ -38,12 +40,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
         what = (f"{args.games} games of {args.players} players, seats {', '.join(specs)}, setup seeds "
                 f"{args.seed}..{args.seed + args.games - 1}")
     print(f"generate: {what}; {plan.shards} shards of {plan.per_shard} games in {show_path(args.out)}")
-    with bar(plan.games, "generate", unit="game") as tick:
+    with ray_session(args), bar(plan.games, "generate", unit="game") as tick:
         try:
-            generate(plan, args.out, workers=args.workers, on_shard=lambda k, n: tick(n))
+            generate(plan, args.out, workers=args.workers, on_shard=lambda k, n: tick(n), ray=args.ray)
         except OSError as exc:
             raise CommandError(f"--out: cannot write {show_path(exc.filename or args.out)} "
                                f"({exc.strerror or exc})") from None
+        except KeyboardInterrupt:
+            print(f"generate: the shards written so far stay in {show_path(args.out)}; the same command "
+                  "resumes", file=sys.stderr)
+            raise
     print(f"dataset written to {show_path(args.out)} (manifest {show_path(Path(args.out) / 'dataset.json')})")
     return 0
 
@@ -167,6 +173,7 @@ def register(sub) -> None:
     g.add_argument("--per-shard", type=A.int_range(1, 10_000, "a number of games"), default=10, metavar="G",
                    help="games per shard file (default 10)")
     g.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes (default 1)")
+    add_ray_option(g, "the shards")
     g.set_defaults(func=cmd_generate, command="generate")
 
     t = sub.add_parser("train", help="fit the value network to datasets (needs the [train] extra)",

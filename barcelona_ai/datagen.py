@@ -22,19 +22,21 @@ column                 meaning
 Games are played by bots (selfplay.play_game: seeded, so game g of a run from seed K is the same game in any
 process), or read from saved game records (``records=``). Shard k holds games [k*per_shard, (k+1)*per_shard);
 an interrupted run resumes where it stopped (finished shards are kept, written atomically), and shards are built
-in parallel processes.
+in parallel processes or as Ray tasks (distributed.py; the same shards): a worker builds a shard's rows, the
+calling process writes its file.
 """
 from __future__ import annotations
 
 import json
 import os
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from .arena import worker_pool
+from .arena import run_jobs
 from .core import SOURCES
 from .errors import BarcelonaError
 from .evaluation import FEATURE_NAMES, features
@@ -126,15 +128,18 @@ def shard_path(out: Path, k: int) -> Path:
     return out / f"shard-{k + 1:05d}.npz"
 
 
-def _shard_job(job: tuple) -> tuple[int, int]:
-    plan, out, k = job
+def _shard_job(job: tuple) -> tuple[int, int, dict[str, np.ndarray]]:
+    """Shard k of a plan: (k, its games, its rows)."""
+    plan, k = job
     first, last = k * plan.per_shard, min(plan.games, (k + 1) * plan.per_shard)
-    parts = [_game_rows(plan, g) for g in range(first, last)]
-    path = shard_path(Path(out), k)
+    return k, last - first, concat([_game_rows(plan, g) for g in range(first, last)])
+
+
+def _write_shard(out: Path, k: int, rows: dict[str, np.ndarray]) -> None:
+    path = shard_path(out, k)
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, **concat(parts))
+    np.savez_compressed(tmp, **rows)
     os.replace(tmp, path)                      # a shard is there whole or not at all (resume)
-    return k, last - first
 
 
 def _game_rows(plan: DataPlan, g: int) -> dict[str, np.ndarray]:
@@ -148,22 +153,18 @@ def _game_rows(plan: DataPlan, g: int) -> dict[str, np.ndarray]:
 
 
 def generate(plan: DataPlan, out: str | Path, workers: int = 1,
-             on_shard: Callable[[int, int], None] | None = None) -> list[Path]:
+             on_shard: Callable[[int, int], None] | None = None, ray: str | None = None) -> list[Path]:
     """Write the dataset `plan` into folder `out` (created if missing). Shards already there from the same plan
-    are kept (an interrupted run resumes); a folder holding another plan is refused. on_shard(k, games) reports
-    each shard written. Returns the shard paths."""
+    are kept (an interrupted run resumes); a folder holding another plan is refused. Shards are built in
+    `workers` processes, or as Ray tasks with `ray` (distributed.py: ``local``, ``auto`` or an address), and
+    written here as each is done; on_shard(k, games) reports each shard written. Returns the shard paths."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     _check_or_write_manifest(plan, out)
     todo = [k for k in range(plan.shards) if not shard_path(out, k).exists()]
-    jobs = [(plan, str(out), k) for k in todo]
-    if workers > 1 and len(jobs) > 1:
-        with worker_pool(min(workers, len(jobs))) as pool:
-            for k, n in pool.map(_shard_job, jobs):
-                if on_shard:
-                    on_shard(k, n)
-    else:
-        for k, n in map(_shard_job, jobs):
+    with closing(run_jobs(_shard_job, [(plan, k) for k in todo], workers, ray, "barcelona-generate")) as shards:
+        for _i, (k, n, rows) in shards:
+            _write_shard(out, k, rows)
             if on_shard:
                 on_shard(k, n)
     return [shard_path(out, k) for k in range(plan.shards)]

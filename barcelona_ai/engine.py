@@ -65,9 +65,10 @@ class SearchSettings:
     widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
     expand_threshold: int = 30      # visits a node needs before it gets children (the rollout policy decides
                                     #   at nodes visited less)
-    root_halving: bool | None = None  # choosing a move (best_move, hints): sequential halving over the root
-                                    #   actions instead of UCB1; None = in 4-player games (arena vs flat MC:
-                                    #   better in 4 players, worse in 2 and 3). analyse always uses UCB1.
+    root_halving: bool | None = None  # sequential halving over the root actions instead of UCB1 (best_move,
+                                    #   hints, analyse: one root policy, so they agree); None = in 4-player
+                                    #   games (arena vs flat MC: better in 4 players, worse in 2 and 3).
+                                    #   Analysis streams use UCB1: halving needs the whole budget up front.
     max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
     threads: int = 1                # root-parallel trees, merged at the root
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
@@ -81,6 +82,8 @@ class SearchSettings:
                                     #   maximises. 0: the tree is v0's (same moves at the same seed and
                                     #   iterations), only the numbers are forecasts; arena: 0.3 and leaf="model"
                                     #   played no better (README, What was measured)
+    evaluate_at: str = "turn_end"   # leaf="model"/"mix": where the network evaluates: at the tree's "leaf", or at
+                                    #   the "turn_end" the rollout policy reaches from it (a state between turns)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
 
     def params(self) -> dict:
@@ -327,8 +330,10 @@ class Engine:
         h = self.settings.root_halving
         return state.num_players == 4 if h is None else bool(h)
 
-    def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = False) -> _Search:
-        """A search for the player to move; `choosing` a move (best_move, hints) may use sequential halving."""
+    def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = True) -> _Search:
+        """A search for the player to move. best_move, hints and analyse search alike (`choosing`: sequential
+        halving where the settings ask for it), so they name the same move with the same numbers; an analysis
+        stream, which runs in slices, searches with UCB1 (choosing=False)."""
         if not isinstance(limit, Limit):
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
@@ -380,13 +385,13 @@ class Engine:
     def best_move(self, state: State, limit: Limit, viewpoint: int | None = None) -> int:
         """The action id to play: the sequential-halving survivor (the one with most visits among the threads'
         survivors), else the most visited root action; ties go to the lower id (_root_order)."""
-        search = self._start(state, limit, viewpoint, choosing=True)
+        search = self._start(state, limit, viewpoint)
         return self._finish(search, _best_action)
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:
         """The `top` best turn plans: this player's decisions until another player or chance is next."""
         _check_top(top)
-        search = self._start(state, limit, viewpoint, choosing=True)
+        search = self._start(state, limit, viewpoint)
         return self._finish(search, lambda sr: _hints(sr, top))
 
     def analyse(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None) -> Analysis:
@@ -399,13 +404,15 @@ class Engine:
     def analysis(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None,
                  interval: float = 0.5) -> "AnalysisStream":
         """A streaming analyse(): an iterator of interim Analysis reports, one every `interval` seconds of
-        search, the last one at the end of the budget (with an iteration limit it equals analyse()'s answer).
+        search, the last one at the end of the budget (with an iteration limit it equals analyse()'s answer, except
+        where analyse spreads the root budget by sequential halving, which a stream in slices cannot: 4 players
+        by default).
         Stop it at any moment: leave the loop, or call stop() (from any thread) to end with a final report.
         Like python-chess's ``engine.analysis()`` and KataGo's ``reportDuringSearchEvery``."""
         _check_top(top)
         if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0.01 <= interval <= 3600:
             raise BarcelonaError(f"interval must be 0.01 to 3600 seconds, not {interval!r}")
-        return AnalysisStream(self, self._start(state, limit, viewpoint), top, float(interval))
+        return AnalysisStream(self, self._start(state, limit, viewpoint, choosing=False), top, float(interval))
 
 
 class AnalysisStream:
@@ -479,24 +486,34 @@ def _move_info(view: State, player: int, keys: list[int], stats: dict, main: lis
                     main_line=main)
 
 
+# A hint after the first is shown only when its numbers rest on this share of the search's iterations (and on at
+# least HINT_MIN_VISITS visits): rarer plans are the search's exploration, not its opinion.
+HINT_MIN_SHARE = 0.01
+HINT_MIN_VISITS = 10
+
+
 def _hints(search: _Search, top: int) -> list[MoveInfo]:
+    """The `top` turn plans: the main plan of every first move in the engine's order (the first is best_move's
+    move), then the other plans. A main plan shows its first move's statistics over every thread (the numbers
+    of analyse's moves; the first hint's are the root value, _root_value); another plan those of its last
+    decision. The visits rule: see HINT_MIN_SHARE."""
     merged, player, view = search.merged(), search.player, _view(search)
     kids = merged.root_children()
     ranked = []                     # (rank of the plan among its first move's plans, rank of the first move)
     for first, key in enumerate(_root_order(merged)):
         st = kids[key]
         tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
-        plans = []
-        for keys, end in _plan_leaves(tree, node, player, [key]):
+        leaves = sorted(_plan_leaves(tree, node, player, [key]),
+                        key=lambda kl: (-tree.node(kl[1])["visits"], kl[0]))
+        for i, (keys, end) in enumerate(leaves):
             nd = tree.node(end)
-            stats = {"visits": nd["visits"], "win": nd["win"], "score": nd["score"]}
-            if keys == [key]:
-                stats = st          # merged statistics for one-decision plans
-            plans.append(_move_info(view, player, keys, stats, _main_line(view, player, keys, tree, end)))
-        plans.sort(key=lambda m: (-m.visits, -m.win_prob[player], m.actions))
-        ranked += [(i, first, m) for i, m in enumerate(plans)]
+            stats = st if i == 0 else {"visits": nd["visits"], "win": nd["win"], "score": nd["score"]}
+            ranked.append((i, first, _move_info(view, player, keys, stats,
+                                                _main_line(view, player, keys, tree, end))))
     ranked.sort(key=lambda r: (r[0], r[1]))      # the main plan of every first move, in the engine's order
-    return [m for _, _, m in ranked[:top]]
+    floor = max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(st["visits"] for st in kids.values()))
+    shown = [m for _, _, m in ranked[:1]] + [m for _, _, m in ranked[1:] if m.visits >= floor]
+    return shown[:top]
 
 
 def _candidates(search: _Search, view: State, top: int) -> list[MoveInfo]:

@@ -7,12 +7,10 @@ probability from the environment's generator, which ``reset(seed=...)`` seeds; t
 
 Actions are the core's action ids, ``Discrete(NUM_ACTIONS)``; ``action_mask`` marks the legal ones of the agent
 to act (all zeros for the others). Observations are a dict ``{"observation": float32[OBS_SIZE], "action_mask":
-int8[NUM_ACTIONS]}``; the observation vector holds only what the agent may see:
-
-- ``4 x NF`` numbers: the public features of every seat (``evaluation.features``, FEATURE_NAMES order, NF per
-  seat), the agent's own seat first and then the seats after it in turn order; rows of absent seats are zeros;
-- 3 numbers: the agent's own hand, citizens by class (W, M, U), from ``state.view(viewpoint=agent)``;
-- 1 number: 1.0 when it is the agent's turn.
+int8[NUM_ACTIONS]}``; the observation vector is ``observation.observation_vector(state, seat)``, the encoding
+shared with the OpenSpiel adapter (barcelona_ai/observation.py documents its blocks): the learned evaluation's
+public features seen from the agent's seat (NF numbers), the agent's own hand by class (3), and 1.0 when it is the
+agent's turn (1); OBS_SIZE numbers in all. It holds only what the agent may see.
 
 Rewards are zero until the end, then each seat's return (its win share; ties split the win, the sum is 1). There
 is no truncation. ``render()`` gives the text board (``str(state)``): returned for ``render_mode="ansi"``,
@@ -28,12 +26,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from .core import CONSTANTS, action_id, new_game
-from .evaluation import FEATURE_NAMES, features
+from .observation import NF, OBS_SIZE, observation_vector
 
 NUM_ACTIONS = CONSTANTS["NUM_ACTIONS"]
-NF = len(FEATURE_NAMES)
-MAX_SEATS = 4
-OBS_SIZE = MAX_SEATS * NF + 3 + 1
+__all__ = ["BarcelonaEnv", "NF", "NUM_ACTIONS", "OBS_SIZE", "env"]
 
 
 def env(**kwargs) -> "BarcelonaEnv":
@@ -106,16 +102,9 @@ class BarcelonaEnv(AECEnv):
     def observe(self, agent: str) -> dict:
         seat = self.possible_agents.index(agent)
         s = self.state
-        n = s.num_players
-        obs = np.zeros(OBS_SIZE, np.float32)
-        rows = features(s)
-        for k in range(n):
-            obs[k * NF:(k + 1) * NF] = rows[(seat + k) % n]
-        hand = s.view(viewpoint=seat).players[seat].hand
-        obs[MAX_SEATS * NF:MAX_SEATS * NF + 3] = hand
+        obs = observation_vector(s, seat)
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if not s.is_terminal() and s.current_player() == seat:
-            obs[-1] = 1.0
+        if obs[-1]:
             mask[s.legal_actions()] = 1
         return {"observation": obs, "action_mask": mask}
 

@@ -194,8 +194,8 @@ def hints(sess: Session) -> None:
     me = sess.seat
     with SearchProgress(sess.engine, sess.hint_limit, "thinking") as sp:
         plans = sess.hints()
-    print(f"  Hints for {sess.name(me)} ({_done_text(sess.hint_limit, sp.iterations)}; h1..h{len(plans)} plays "
-          "one):")
+    plays = "h1 plays it" if len(plans) == 1 else f"h1..h{len(plans)} plays one"
+    print(f"  Hints for {sess.name(me)} ({_done_text(sess.hint_limit, sp.iterations)}; {plays}):")
     for i, h in enumerate(plans, 1):
         print(f"  {i}. {' ; '.join(h.moves)}")
         print(f"     win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f} (visits {h.visits})")

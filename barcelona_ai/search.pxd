@@ -50,6 +50,7 @@ cdef struct ParamsC:
     int leaf                   # LEAF_*
     int rollout_depth          # LEAF_MODEL: policy actions played from the leaf before the evaluation
     double model_weight        # LEAF_MIX: weight of the evaluation's reward
+    int turn_end               # LEAF_MODEL/LEAF_MIX: evaluate where the rollout policy ends the turn in progress
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

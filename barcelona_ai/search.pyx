@@ -257,22 +257,34 @@ cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, doubl
         score[i] = s.pl[i].score
     forecast_rewards(p, s.num_players, win, score, out)
 
+cdef inline void policy_step(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
+    """One action of a rollout: a sampled chance outcome, or the policy's choice (uniform or heuristic)."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef int n
+    if state_current_player(d, s) == CHANCE:
+        state_apply(d, s, state_sample_chance(d, s, rng))
+        return
+    n = state_legal_actions(d, s, buf)
+    if policy == ROLLOUT_HEURISTIC:
+        state_apply(d, s, policy_choice(d, s, buf, n, rng))
+    else:
+        state_apply(d, s, buf[rand_below(rng, n)])
+
 cdef int rollout_steps(const DataC* d, StateC* s, int policy, int steps, uint64_t* rng) noexcept nogil:
     """At most `steps` actions (chance outcomes included) of the rollout policy; returns how many."""
-    cdef action_t buf[MAX_LEGAL]
-    cdef int n, cp, count = 0
-    while count < steps:
-        cp = state_current_player(d, s)
-        if cp == TERMINAL:
-            break
-        if cp == CHANCE:
-            state_apply(d, s, state_sample_chance(d, s, rng))
-        else:
-            n = state_legal_actions(d, s, buf)
-            if policy == ROLLOUT_HEURISTIC:
-                state_apply(d, s, policy_choice(d, s, buf, n, rng))
-            else:
-                state_apply(d, s, buf[rand_below(rng, n)])
+    cdef int count = 0
+    while count < steps and state_current_player(d, s) != TERMINAL:
+        policy_step(d, s, policy, rng)
+        count += 1
+    return count
+
+cdef int rollout_turn(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
+    """The turn in progress played to its end by the rollout policy (chance outcomes included): until another
+    seat's turn begins or the game ends; returns the number of actions applied."""
+    cdef int count = 0
+    cdef int16_t seat = s.cur
+    while s.cur == seat and state_current_player(d, s) != TERMINAL:
+        policy_step(d, s, policy, rng)
         count += 1
     return count
 
@@ -389,6 +401,7 @@ cdef class Tree:
         self.p.leaf = params["leaf"]
         self.p.rollout_depth = params["rollout_depth"]
         self.p.model_weight = params["model_weight"]
+        self.p.turn_end = params["turn_end"]
         if self.p.leaf != LEAF_ROLLOUT and model is None:
             raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model (evaluation.ValueModel)")
         self.model = None
@@ -659,7 +672,9 @@ cdef class Tree:
         cdef const DataC* d = &self.data.c
         cdef double played[MAX_PLAYERS]
         cdef int q
-        if self.p.rollout_depth > 0:
+        if self.p.turn_end:
+            self.stats.actions += rollout_turn(d, s, self.p.rollout, &self.rng)
+        elif self.p.rollout_depth > 0:
             self.stats.actions += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
         net_evaluate(self.net, d, s, w, sc)
         forecast_rewards(&self.p, s.num_players, w, sc, r)
@@ -838,12 +853,14 @@ def _count(name, value, lo, hi):
 
 
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
-               "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight"}
+               "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
+               "turn_end"}
 LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX}
+EVALUATE_AT = ("leaf", "turn_end")
 
 
 def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
-                turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight):
+                turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at):
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
@@ -858,6 +875,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
         raise BarcelonaError(f"search setting margin_scale must be positive, not {margin_scale!r}")
     if not isinstance(leaf, str) or leaf not in LEAVES:
         raise BarcelonaError(f"search setting leaf must be one of {sorted(LEAVES)}, not {leaf!r}")
+    if not isinstance(evaluate_at, str) or evaluate_at not in EVALUATE_AT:
+        raise BarcelonaError(f"search setting evaluate_at must be one of {list(EVALUATE_AT)}, not {evaluate_at!r}")
     return {"c_uct": _finite("c_uct", c_uct, 0.0, 100.0), "reward": rewards[reward],
             "mix_weight": _finite("mix_weight", mix_weight, 0.0, 1.0),
             "margin_scale": _finite("margin_scale", margin_scale, 0.0, 1e6), "rollout": rollouts[rollout],
@@ -868,7 +887,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
             "widen_alpha": _finite("widen_alpha", widen_alpha, 0.0, 1.0),
             "expand_threshold": _count("expand_threshold", expand_threshold, 0, 1_000_000),
             "leaf": LEAVES[leaf], "rollout_depth": _count("rollout_depth", rollout_depth, 0, 10_000),
-            "model_weight": _finite("model_weight", model_weight, 0.0, 1.0)}
+            "model_weight": _finite("model_weight", model_weight, 0.0, 1.0),
+            "turn_end": 1 if evaluate_at == "turn_end" else 0}
 
 
 def rollout_games(State state, int n, seed, policy="heuristic"):

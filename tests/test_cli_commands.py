@@ -114,7 +114,7 @@ def test_selfplay_never_overwrites_a_record(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "the new ones start at game-0003.json" in text
     assert sorted(f.name for f in out.iterdir()) == ["game-0001.json", "game-0002.json", "game-0003.json",
-                                                     "notes.txt"]
+                                                     "notes.txt", "runs.jsonl"]        # runs.jsonl: for --resume
     assert (out / "game-0001.json").read_text() == first
     assert GameRecord.load(out / "game-0003.json").start["seed"] == 9
     assert cli.main(argv[:2] + ["1"] + argv[3:-1] + ["9", "--force"]) == 0

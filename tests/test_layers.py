@@ -29,8 +29,9 @@ LAYERS = [
     {"search"},                                                # the compiled ISMCTS
     {"engine"},                                                # the engine players use
     {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
-     "openspiel_game", "pettingzoo_env"},                      # (the framework adapters: optional extras)
-    {"selfplay", "review", "session", "datagen", "train", "standing"},  # workflows the command line drives
+     "openspiel_game", "pettingzoo_env", "observation",        # (framework adapters, their observation
+     "distributed"},                                           #  encoding; Ray: optional extras)
+    {"selfplay", "review", "session", "datagen", "train", "standing"},  # workflows (the CLI and web page)
     {"cli_args"},                                              # command-line argument checks
     {"cli_analysis", "play", "cli_learn"},                     # the command-line commands
     {"cli"},                                                   # the command-line entry point
@@ -38,7 +39,7 @@ LAYERS = [
 ]
 LAYER = {m: i for i, layer in enumerate(LAYERS) for m in layer}
 # Modules of an optional extra: importing them alone needs that library (skipped where it is not installed).
-OPTIONAL = {"openspiel_game": "pyspiel", "pettingzoo_env": "pettingzoo"}
+OPTIONAL = {"openspiel_game": "pyspiel", "pettingzoo_env": "pettingzoo", "distributed": "ray"}
 # `import barcelona_ai` loads the public API: the layers up to the engine, nothing of the command line.
 PUBLIC_API_LAYERS = LAYER["engine"]
 

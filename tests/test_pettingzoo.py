@@ -1,6 +1,11 @@
 """The PettingZoo AEC environment (barcelona_ai/pettingzoo_env.py, extra [pettingzoo]): PettingZoo's own API and
 seed tests, a whole game with masked actions, and observations that show nothing hidden. Skipped when
 pettingzoo is not installed."""
+import contextlib
+import io
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -56,18 +61,31 @@ def test_the_mask_is_the_legal_actions_of_the_agent_to_act_only():
     for other in e.possible_agents:
         if other != me:
             assert not e.observe(other)["action_mask"].any() and e.observe(other)["observation"][-1] == 0.0
-    assert list(e.observe(me)["observation"][4 * NF:4 * NF + 3]) == list(e.state.hand(seat))
+    assert list(e.observe(me)["observation"][NF:NF + 3]) == list(e.state.hand(seat))
 
 
 def test_observations_do_not_depend_on_other_hands():
+    """Twins along a whole game (A6): every agent's observation is the same in a state whose other hands (and
+    with them the bag) are resampled, State.determinize; and it is the shared encoding of observation.py."""
+    from barcelona_ai.observation import observation_vector
     e = env(players=3)
     e.reset(seed=2)
-    me = e.possible_agents[0]
-    before = e.observe(me)["observation"]
-    real = e.state
-    e.state = real.determinize(0, 77)
-    assert any(e.state.hand(q) != real.hand(q) for q in (1, 2))
-    assert np.array_equal(e.observe(me)["observation"], before)
+    rng = np.random.default_rng(2)
+    real, differ, step = e.state, 0, 0
+    while not real.is_terminal():
+        if step % 7 == 0:
+            for seat, agent in enumerate(e.possible_agents):
+                before = e.observe(agent)
+                assert np.array_equal(before["observation"], observation_vector(real, seat))
+                e.state = real.determinize(seat, 77 + step)
+                differ += any(e.state.hand(q) != real.hand(q) for q in range(3) if q != seat)
+                after = e.observe(agent)
+                e.state = real
+                assert np.array_equal(after["observation"], before["observation"])
+                assert np.array_equal(after["action_mask"], before["action_mask"])
+        e.step(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
+        step += 1
+    assert differ > 10
 
 
 def test_render_is_the_text_board():
@@ -76,3 +94,24 @@ def test_render_is_the_text_board():
     assert e.render() == str(e.state)
     with pytest.raises(ValueError):
         env(players=2, render_mode="rgb_array")
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_adapter_example(module: str) -> str:
+    """The Python block of the README's "In OpenSpiel and PettingZoo" subsection that imports `module`."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### In OpenSpiel and PettingZoo", 1)[1].split("\n## ", 1)[0]
+    found = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if module in b]
+    assert len(found) == 1, f"README: one example importing {module} in 'In OpenSpiel and PettingZoo'"
+    return found[0]
+
+
+def test_readme_pettingzoo_example_runs():
+    out = io.StringIO()
+    env_: dict = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(readme_adapter_example("barcelona_ai.pettingzoo_env"), "README.md", "exec"), env_)
+    e = env_["e"]
+    assert e.state.is_terminal() and not e.agents

@@ -238,3 +238,31 @@ def test_sequential_halving_at_the_root():
                                                                            # survivor until the deadline
     visits = {timed.node(c)["key"]: timed.node(c)["visits"] for c in timed.children(0)}
     assert timed.survivor == max(visits, key=visits.get) and len(visits) == n
+
+
+def _leaf_run(s, **settings):
+    a = Engine(seed=2, **settings).analyse(s, Limit(iterations=1200))
+    return a.actions_applied, [m.action for m in a.moves], [round(p.win_prob, 6) for p in a.players]
+
+
+def test_leaf_modes_v0_tree_with_forecast_numbers():
+    """leaf="mix" with model_weight 0 searches v0's tree (the rollouts decide: same moves, same actions applied,
+    wherever the network evaluates) and reports the network's forecasts, not the rollouts' averages."""
+    s = mid_game(2, seed=4)
+    v0 = _leaf_run(s, leaf="rollout")
+    at_leaf = _leaf_run(s, leaf="mix", evaluate_at="leaf")
+    at_turn_end = _leaf_run(s, leaf="mix", evaluate_at="turn_end")
+    assert at_leaf[:2] == at_turn_end[:2] == v0[:2]
+    assert len({tuple(v0[2]), tuple(at_leaf[2]), tuple(at_turn_end[2])}) == 3
+
+
+def test_model_leaf_at_turn_end_plays_the_turn_out_first():
+    """leaf="model": at the leaf itself no rollout action is played; evaluate_at="turn_end" plays the policy to
+    the end of the turn in progress (fewer actions than a rollout to the end of the game)."""
+    s = mid_game(3, seed=5)
+    at_leaf, at_turn_end, v0 = (_leaf_run(s, leaf="model", evaluate_at="leaf")[0],
+                                _leaf_run(s, leaf="model", evaluate_at="turn_end")[0], _leaf_run(s, leaf="rollout")[0])
+    assert at_leaf < at_turn_end < v0
+    assert _leaf_run(s, leaf="model", evaluate_at="turn_end") == _leaf_run(s, leaf="model", evaluate_at="turn_end")
+    with pytest.raises(BarcelonaError, match="evaluate_at"):
+        Engine(evaluate_at="later")
