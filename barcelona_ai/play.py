@@ -449,9 +449,9 @@ def run_play(sess: Session) -> int:
                 continue
             _push_decision(sess, a, True)
             continue
-        with SearchProgress(sess.engine, sess.limit, f"{sess.name(p)} is thinking"):
-            best = sess.engine_move()
-        _push_decision(sess, best.action, False)       # its win estimate is not shown: it reads its hand (A6)
+        with SearchProgress(sess.opponent.engine, sess.limit, f"{sess.name(p)} is thinking"):
+            a = sess.engine_move()
+        _push_decision(sess, a, False)
 
 
 def _limit(args):

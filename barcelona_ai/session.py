@@ -14,6 +14,7 @@ import random
 import re
 
 from .core import CONSTANTS as C
+from .bots import ISMCTSBot
 from .core import State, new_game
 from .gamelog import LogLine, changes, entry_lines
 from .errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError, PlayerCountError
@@ -45,6 +46,7 @@ class Session:
         self.hint_limit = limit              # the budget of the seat's hints and eval
         self.plans: tuple[list, list] | None = None      # (record ids when asked, the last hints)
         self.engine = engine
+        self.opponent = ISMCTSBot(limit.iterations, limit.time, seed=seed)   # the engine's seats (engine_move)
         self.names = names
         self.typed: list[bool] = []
         self.log: list[LogLine] = []         # the game log as the seat sees it (gamelog)
@@ -186,9 +188,11 @@ class Session:
         seed and the same answers give the same game)."""
         return chance_outcome(self.state, random.Random(f"{self.seed}/{len(self.record.actions)}"))
 
-    def engine_move(self):
-        """The engine's choice for the player to move (engine.MoveInfo: action, win_prob ...)."""
-        return self.engine.analyse(self.state, self.limit, top=1).best
+    def engine_move(self) -> int:
+        """The engine's choice for the player to move (play mode): the arena's ISMCTS player (bots.ISMCTSBot:
+        best_move at the session's budget, keeping its tree between its decisions), the engine the README's
+        strength figures measure. Its numbers are not shown: it reads its own hand (A6)."""
+        return self.opponent.choose(self.state)
 
     def hints(self) -> list:
         """The engine's 3 best turn plans for the seat, which decides now (hint budget); remembered so that
