@@ -266,3 +266,29 @@ def test_model_leaf_at_turn_end_plays_the_turn_out_first():
     assert _leaf_run(s, leaf="model", evaluate_at="turn_end") == _leaf_run(s, leaf="model", evaluate_at="turn_end")
     with pytest.raises(BarcelonaError, match="evaluate_at"):
         Engine(evaluate_at="later")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_one_engine_one_opinion(players):
+    """best_move, hints and analyse run the same search (sequential halving in 4 players included): at the same
+    seed and budget they name the same move, and the first hint shows the numbers analyse reports as the value
+    of the position with best play (issue #10)."""
+    s, budget = mid_game(players, seed=8), Limit(iterations=3000)
+    best = Engine(seed=4).best_move(s, budget)
+    hints = Engine(seed=4).hints(s, budget, top=3)
+    a = Engine(seed=4).analyse(s, budget)
+    assert hints[0].actions[0] == a.moves[0].action == best
+    assert hints[0].win_prob == a.moves[0].win_prob == [p.win_prob for p in a.players]
+    assert hints[0].expected_score == [p.expected_score for p in a.players]
+    assert hints[0].visits == a.moves[0].visits
+
+
+def test_hints_rest_on_enough_visits():
+    """A hint after the first is shown only with HINT_MIN_SHARE of the iterations and HINT_MIN_VISITS visits;
+    the first is always shown, even from a tiny search."""
+    from barcelona_ai.engine import HINT_MIN_SHARE, HINT_MIN_VISITS
+    s = mid_game(2, seed=9)
+    hints = Engine(seed=1).hints(s, Limit(iterations=4000), top=5)
+    assert all(h.visits >= max(HINT_MIN_VISITS, HINT_MIN_SHARE * 4000) for h in hints[1:])
+    tiny = Engine(seed=1).hints(s, Limit(iterations=12), top=5)
+    assert len(tiny) >= 1 and all(h.visits >= HINT_MIN_VISITS for h in tiny[1:])
