@@ -10,6 +10,8 @@ its rule is about. Tests read a state through ``State.view()`` (barcelona_ai/vie
 """
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Callable, Iterable
 
 import pytest
@@ -352,3 +354,15 @@ def at_build(s: State, cits: dict, player: int = 0, fn: Callable[[dict], None] |
         if fn:
             fn(doc)
     return edit(s, f)
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_adapter_example(module: str) -> str:
+    """The Python block of the README's "In OpenSpiel and PettingZoo" subsection that imports `module`."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### In OpenSpiel and PettingZoo", 1)[1].split("\n## ", 1)[0]
+    found = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if module in b]
+    assert len(found) == 1, f"README: one example importing {module} in 'In OpenSpiel and PettingZoo'"
+    return found[0]

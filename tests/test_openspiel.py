@@ -3,8 +3,6 @@ Python ISMCTS bot, and information states that show nothing hidden. Skipped when
 import contextlib
 import io
 import random
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,6 +10,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 import barcelona_ai.openspiel_game  # noqa: E402,F401  (registers python_barcelona)
 from open_spiel.python.observation import make_observation  # noqa: E402
+from helpers import readme_adapter_example  # noqa: E402
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -272,18 +271,6 @@ def test_openspiel_mcts_bot_plays_a_move():
     a = bot.step(s)
     assert a in s.legal_actions()
     s.apply_action(a)
-
-
-README = Path(__file__).resolve().parent.parent / "README.md"
-
-
-def readme_adapter_example(module: str) -> str:
-    """The Python block of the README's "In OpenSpiel and PettingZoo" subsection that imports `module`."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("### In OpenSpiel and PettingZoo", 1)[1].split("\n## ", 1)[0]
-    found = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if module in b]
-    assert len(found) == 1, f"README: one example importing {module} in 'In OpenSpiel and PettingZoo'"
-    return found[0]
 
 
 def test_readme_openspiel_example_runs():

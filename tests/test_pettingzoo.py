@@ -3,8 +3,6 @@ seed tests, a whole game with masked actions, and observations that show nothing
 pettingzoo is not installed."""
 import contextlib
 import io
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +11,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from barcelona_ai.pettingzoo_env import NF, NUM_ACTIONS, OBS_SIZE, env  # noqa: E402
+from helpers import readme_adapter_example  # noqa: E402
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -94,18 +93,6 @@ def test_render_is_the_text_board():
     assert e.render() == str(e.state)
     with pytest.raises(ValueError):
         env(players=2, render_mode="rgb_array")
-
-
-README = Path(__file__).resolve().parent.parent / "README.md"
-
-
-def readme_adapter_example(module: str) -> str:
-    """The Python block of the README's "In OpenSpiel and PettingZoo" subsection that imports `module`."""
-    text = README.read_text(encoding="utf-8")
-    section = text.split("### In OpenSpiel and PettingZoo", 1)[1].split("\n## ", 1)[0]
-    found = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if module in b]
-    assert len(found) == 1, f"README: one example importing {module} in 'In OpenSpiel and PettingZoo'"
-    return found[0]
 
 
 def test_readme_pettingzoo_example_runs():
