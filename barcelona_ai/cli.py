@@ -1,5 +1,5 @@
-"""Command line: ``barcelona-ai demo | play | table | hint | analyse | review | selfplay | arena | perft | bench |
-generate | train | evaluate``."""
+"""Command line: ``barcelona-ai demo | play | table | serve | hint | analyse | review | selfplay | arena | perft |
+bench | generate | train | evaluate``."""
 from __future__ import annotations
 
 import argparse
@@ -108,6 +108,17 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The web board (web.py; the optional extra [web])."""
+    try:
+        from .web import serve
+    except ImportError as exc:
+        raise BarcelonaError(f"the web board needs the [web] extra ({exc.name} is not installed): "
+                             "pip install 'barcelona_ai[web]'") from None
+    serve(host=args.host, port=args.port)
+    return 0
+
+
 def _make_folder(path: str, option: str) -> None:
     from .jsonio import show_path
     try:
@@ -160,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     cli_analysis.register(sub)          # hint, analyse, review, selfplay
     play.register(sub)                  # play, table
     cli_learn.register(sub)             # generate, train, evaluate (the learned evaluation)
+    w = sub.add_parser("serve", help="the web board: play, hints, table mode and reviews in the browser")
+    w.add_argument("--port", type=A.port, default=8000, help="the port to listen on")
+    w.add_argument("--host", default="127.0.0.1",
+                   help="the address to bind; the default serves this computer only (0.0.0.0: the network)")
+    w.set_defaults(func=cmd_serve)
     b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
     b.add_argument("--games", type=A.games, default=5000, help="random games played")
     b.add_argument("--no-search", action="store_true", help="only the rules core")

@@ -66,6 +66,7 @@ games = int_range(1, MAX_GAMES, "a number of games")
 workers = int_range(1, MAX_WORKERS, "a number of processes")
 perft_depth = int_range(0, MAX_PERFT_DEPTH, "a depth")
 walk = int_range(0, MAX_WALK, "a number of plies")
+port = int_range(1, 65535, "a port")
 search_seconds = seconds()
 
 

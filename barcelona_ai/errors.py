@@ -42,6 +42,18 @@ class SearchError(BarcelonaError):
     """A search asked of a state where nobody decides (terminal, chance) or for the wrong player."""
 
 
+class WebRequestError(BarcelonaError):
+    """A request to the web board the server cannot do as asked (HTTP 400); the message names the field."""
+
+
+class GameNotFound(BarcelonaError):
+    """No web game (or review) with that id (HTTP 404)."""
+
+
+class NotNow(BarcelonaError):
+    """A request the web game cannot take at this moment, e.g. a move while the engine is to move (HTTP 409)."""
+
+
 class SearchInterrupted(KeyboardInterrupt):
     """Ctrl-C (or Engine.stop()) ended a search early. The search stopped cleanly; `result` holds the answer
     the call would have returned from the work done so far (an action id, hints or an Analysis), or None."""

@@ -132,10 +132,12 @@ class Review:
 # reviewing
 
 def review_record(rec, limit: Limit, seed: int = 0, threads: int = 1,
-                  progress: Callable[[int, int, int], None] | None = None) -> Review:
+                  progress: Callable[[int, int, int], None] | None = None,
+                  on_decision: Callable[[Decision], None] | None = None) -> Review:
     """Review every decision with a choice in the GameRecord `rec` (see the module docstring); only the
     viewpoint player's for a table-mode record. `progress(k, i, n)` is called after each reviewed decision:
-    k decisions so far, at entry i of n."""
+    k decisions so far, at entry i of n; `on_decision(d)` with each Decision as it is reviewed (the web board
+    draws the graph as it grows)."""
     t0 = time.perf_counter()
     engine = Engine(seed=seed, threads=threads)
     review = Review()
@@ -146,6 +148,8 @@ def review_record(rec, limit: Limit, seed: int = 0, threads: int = 1,
         if d is None:                       # a time budget too short for a single iteration
             continue
         review.decisions.append(d)
+        if on_decision:
+            on_decision(d)
         if progress:
             progress(len(review.decisions), i, len(rec.actions))
     players = range(rec.players) if rec.viewpoint is None else [rec.viewpoint]

@@ -150,12 +150,16 @@ class Session:
         more = f" and the {later} entries after it" if later else ""
         return f"Took back {who}{gone.get('move')}{more}."
 
-    def save(self, path: str) -> str:
-        """Write the game record. In play mode before the game is over it is the human's view of the game
-        (seen_by): the engine's citizens and the chance seed are not in it (A6)."""
+    def record_to_save(self) -> GameRecord:
+        """The game record as a save holds it. In play mode before the game is over it is the human's view of
+        the game (seen_by): the engine's citizens and the chance seed are not in it (A6)."""
         self.record.finish(self.state)
         over = self.state.is_terminal()
-        record = self.record if self.mode == "table" or over else seen_by(self.record, self.seat, self.seed)
+        return self.record if self.mode == "table" or over else seen_by(self.record, self.seat, self.seed)
+
+    def save(self, path: str) -> str:
+        """Write the game record (record_to_save)."""
+        record = self.record_to_save()
         try:
             record.save(path)
         except OSError as exc:
@@ -349,16 +353,16 @@ def _names(players: int, seat: int) -> list[str]:
 
 
 def play_session(seat: int, limit, players: int | None = None, seed: int | None = None, setup: str = "random",
-                 load: str | None = None, hint_limit=None) -> Session:
-    """A game against the engine (it plays every seat but `seat`), new or continued from the record file
-    `load`. Without a seed the chance seed is secret (Session.secret_seed) until the game is over: it would
+                 load: "str | GameRecord | None" = None, hint_limit=None) -> Session:
+    """A game against the engine (it plays every seat but `seat`), new or continued from the record `load` (a
+    file, or a GameRecord read already). Without a seed the chance seed is secret (Session.secret_seed) until the game is over: it would
     tell every hand and every future draw. A whole game's record brings its own seed."""
     from .engine import Engine
     secret = seed is None
     if load:
-        record = GameRecord.load(load)
+        record, where = _record_of(load)
         if record.viewpoint is not None and record.viewpoint != seat:
-            raise InvalidRecordError(f"viewpoint: {load} was kept by seat {record.viewpoint}; continue it "
+            raise InvalidRecordError(f"viewpoint: {where} was kept by seat {record.viewpoint}; continue it "
                                      f"with --seat {record.viewpoint}")
         if players is not None and players != record.players:
             raise PlayerCountError(f"--players {players}: the record is a {record.players}-player game")
@@ -386,10 +390,10 @@ def play_session(seat: int, limit, players: int | None = None, seed: int | None 
 
 
 def table_session(seat: int | None, limit, players: int | None = None, seed: int | None = None,
-                  setup: str = "random", load: str | None = None, position: str | None = None,
-                  table=None) -> Session:
-    """A game at a real table seen from `seat`: continued from the record file `load`, started from the
-    position file `position`, from the table's setup `table` (a complete table_setup.TableSetup), or, for
+                  setup: str = "random", load: "str | GameRecord | None" = None,
+                  position: "str | dict | None" = None, table=None) -> Session:
+    """A game at a real table seen from `seat`: continued from the record `load` (file or GameRecord), started
+    from the position `position` (file or document), from the table's setup `table` (a complete table_setup.TableSetup), or, for
     practice, from the seeded setup new_game(players, seed). `seed` (default 0) also samples the hidden hands.
     A record or a viewpoint position brings its seat: a different `seat` is an error; None takes it."""
     from .engine import Engine
@@ -420,11 +424,18 @@ def _check_players(players: int | None, has: int, what: str) -> None:
         raise PlayerCountError(f"--players {players}: the {what} has {has} players")
 
 
-def _table_record(load: str, seat: int | None, players: int | None) -> GameRecord:
-    record = GameRecord.load(load)
+def _record_of(load: "str | GameRecord") -> tuple[GameRecord, str]:
+    """The record `load` (a GameRecord, or a record file read now) and how error messages name it."""
+    if isinstance(load, GameRecord):
+        return load, "the record"
+    return GameRecord.load(load), load
+
+
+def _table_record(load: "str | GameRecord", seat: int | None, players: int | None) -> GameRecord:
+    record, where = _record_of(load)
     _check_players(players, record.players, "record")
     if record.viewpoint is not None and seat is not None and record.viewpoint != seat:
-        raise InvalidRecordError(f"viewpoint: {load} was kept by seat {record.viewpoint}, not --seat {seat}; "
+        raise InvalidRecordError(f"viewpoint: {where} was kept by seat {record.viewpoint}, not --seat {seat}; "
                                  f"continue it with --seat {record.viewpoint}")
     if record.viewpoint is None:
         seat = 0 if seat is None else seat
@@ -433,17 +444,22 @@ def _table_record(load: str, seat: int | None, players: int | None) -> GameRecor
     return record
 
 
-def _table_position(position: str, seat: int | None, players: int | None, seed: int) -> GameRecord:
-    """A record starting from a position file; the seat of a viewpoint document must be --seat's."""
+def _table_position(position: "str | dict", seat: int | None, players: int | None, seed: int) -> GameRecord:
+    """A record starting from a position (a file, or a document read already); the seat of a viewpoint
+    document must be --seat's."""
     from .errors import InvalidPositionError
     from .jsonio import load_json_file, show_path
-    doc = load_json_file(position, f"position {show_path(position)}", InvalidPositionError)
+    if isinstance(position, dict):
+        doc, where = position, "the position"
+    else:
+        where = show_path(position)
+        doc = load_json_file(position, f"position {where}", InvalidPositionError)
     if isinstance(doc, dict) and doc.get("format") == "barcelona-record":
-        raise InvalidPositionError(f"{show_path(position)} is a game record, not a position: continue it with "
+        raise InvalidPositionError(f"{where} is a game record, not a position: continue it with "
                                    "'table --load FILE'")
     vp = doc.get("viewpoint") if isinstance(doc, dict) else None
     if vp is not None and seat is not None and vp != seat:
-        raise InvalidPositionError(f"--seat {seat}: {show_path(position)} is written from seat {vp}'s point of "
+        raise InvalidPositionError(f"--seat {seat}: {where} is written from seat {vp}'s point of "
                                    f"view (its \"viewpoint\"); use --seat {vp}")
     state = State.from_json(doc, seed=seed)
     _check_players(players, state.num_players, "position")

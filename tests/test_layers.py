@@ -24,22 +24,22 @@ LAYERS = [
     {"tables"},                                                # the board data (editions)
     {"view"},                                                  # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
-    {"invariants", "notation", "position", "render", "record", "table_setup", "gamelog"},  # the Python layer on the state
+    {"invariants", "notation", "position", "render", "board_svg", "record", "table_setup", "gamelog"},  # the Python layer on the state
     {"evaluation"},                                            # the learned evaluation (features, network)
     {"search"},                                                # the compiled ISMCTS
     {"engine"},                                                # the engine players use
     {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
      "openspiel_game", "pettingzoo_env", "observation",        # (framework adapters, their observation
      "distributed"},                                           #  encoding; Ray: optional extras)
-    {"selfplay", "review", "session", "datagen", "train", "standing"},  # workflows (the CLI and web page)
+    {"selfplay", "review", "session", "datagen", "train", "standing", "webapi"},  # workflows (the CLI and web page)
     {"cli_args"},                                              # command-line argument checks
-    {"cli_analysis", "play", "cli_learn"},                     # the command-line commands
+    {"cli_analysis", "play", "cli_learn", "web"},              # the command-line commands, the web server
     {"cli"},                                                   # the command-line entry point
     {"__main__"},
 ]
 LAYER = {m: i for i, layer in enumerate(LAYERS) for m in layer}
 # Modules of an optional extra: importing them alone needs that library (skipped where it is not installed).
-OPTIONAL = {"openspiel_game": "pyspiel", "pettingzoo_env": "pettingzoo", "distributed": "ray"}
+OPTIONAL = {"openspiel_game": "pyspiel", "pettingzoo_env": "pettingzoo", "distributed": "ray", "web": "starlette"}
 # `import barcelona_ai` loads the public API: the layers up to the engine, nothing of the command line.
 PUBLIC_API_LAYERS = LAYER["engine"]
 

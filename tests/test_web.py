@@ -1,0 +1,336 @@
+"""The web board's JSON API (issue #13; barcelona_ai/web.py around webapi.py), through Starlette's test client:
+bad requests get a 4xx with a message naming the field and change nothing; a seat never gets what it may not
+see (A6, twin games that differ only in another seat's hand); two games do not interfere; the board picture's
+targets are those of the legal moves; the CLI's serve command checks its options."""
+import json
+import random
+import threading
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+from starlette.testclient import TestClient  # noqa: E402
+
+from barcelona_ai import new_game  # noqa: E402
+from barcelona_ai.board_svg import board_svg  # noqa: E402
+from barcelona_ai.cli import main  # noqa: E402
+from barcelona_ai.core import CONSTANTS as C  # noqa: E402
+from barcelona_ai.record import GameRecord  # noqa: E402
+from barcelona_ai.web import create_app  # noqa: E402
+from barcelona_ai.webapi import action_target  # noqa: E402
+
+from helpers import swap_with_the_bag  # noqa: E402
+
+FAST = {"iterations": 10, "hint_iterations": 200}
+
+
+@pytest.fixture
+def client():
+    return TestClient(create_app())
+
+
+def new(client, **options):
+    r = client.post("/api/games", json={**FAST, **options})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def until_mine(client, game):
+    """Step the engine and chance until the seat decides."""
+    while game["waiting"] == "step":
+        game = client.post(f"/api/games/{game['id']}/step").json()["game"]
+    return game
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# a game
+
+def test_a_new_game_is_seen_from_its_seat(client):
+    g = new(client, players=3, seat=1, seed=4)
+    assert (g["mode"], g["players"], g["seat"], g["waiting"]) == ("play", 3, 1, "step")
+    assert g["svg"].startswith("<svg") and "P1 (you)" in g["svg"]
+    g = until_mine(client, g)
+    assert g["waiting"] == "you" and g["to_move"] == 1
+    assert {m["move"] for m in g["legal"]} and all(isinstance(m["id"], int) for m in g["legal"])
+    assert "seed" not in g                           # the chance seed tells every hand: shown only at the end
+
+
+def test_moves_by_id_and_by_notation_and_undo(client):
+    g = until_mine(client, new(client, seed=6))
+    first = g["legal"][0]
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": first["move"]})
+    assert r.status_code == 200, r.text
+    after = r.json()["game"]
+    assert after["entries"] == g["entries"] + 1 and r.json()["lines"]
+    undone = client.post(f"/api/games/{g['id']}/undo").json()
+    assert undone["game"]["entries"] == g["entries"] and undone["message"].startswith("Took back")
+    assert undone["game"]["svg"] == g["svg"]
+    r = client.post(f"/api/games/{g['id']}/move", json={"id": first["id"]})
+    assert r.json()["game"]["entries"] == g["entries"] + 1
+
+
+def test_a_whole_game_ends_with_the_result_and_the_replay_key(client):
+    g = new(client, seed=9, iterations=5)
+    while g["waiting"] != "over":
+        g = until_mine(client, g)
+        if g["waiting"] == "you":
+            g = client.post(f"/api/games/{g['id']}/move", json={"id": g["legal"][-1]["id"]}).json()["game"]
+    assert g["over"] and g["seed"] == 9 and len(g["result"]["scores"]) == 2
+    assert g["caption"].startswith("Game over")
+    record = client.get(f"/api/games/{g['id']}/record").json()
+    assert record["format"] == "barcelona-record" and record["result"] is not None
+    again = new(client, record=record)                 # a finished record loads back, over
+    assert again["over"] and again["result"] == g["result"]
+
+
+def test_hints_name_their_board_targets_and_the_seats_numbers(client):
+    g = until_mine(client, new(client, seed=2))
+    r = client.post(f"/api/games/{g['id']}/hint", json={"iterations": 300})
+    assert r.status_code == 200, r.text
+    hints = r.json()["hints"]
+    assert [h["rank"] for h in hints] == list(range(1, len(hints) + 1))
+    assert hints[0]["actions"][0] in {m["id"] for m in g["legal"]}
+    assert hints[0]["targets"][0] == next(m["target"] for m in g["legal"] if m["id"] == hints[0]["actions"][0])
+    assert 0 <= hints[0]["win_prob"] <= 1 and hints[0]["expected_score"] > 0
+    assert len(hints[0]["targets"]) == len(hints[0]["actions"])
+
+
+def test_the_analysis_streams_reports_and_ends(client):
+    g = until_mine(client, new(client, seed=3))
+    with client.stream("GET", f"/api/games/{g['id']}/analysis?iterations=3000") as r:
+        assert r.status_code == 200
+        text = "".join(r.iter_text())
+    reports = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: {\"")]
+    assert reports and reports[-1]["iterations"] >= 3000 - 1
+    assert len(reports[-1]["players"]) == 2 and "event: end" in text
+    assert abs(sum(p["win_prob"] for p in reports[-1]["players"]) - 1) < 0.02
+
+
+def test_a_table_game_takes_the_other_players_placements_as_typed(client):
+    g = new(client, mode="table", players=2, seat=1, seed=0)
+    assert g["waiting"] == "placement" and "P0 places citizens" in g["caption"]
+    bad = client.post(f"/api/games/{g['id']}/move", json={"move": "place (9,9) W/M"})
+    assert bad.status_code == 400 and "crossing" in bad.json()["error"]
+    ok = client.post(f"/api/games/{g['id']}/move", json={"move": "place (1,2) W/M"})
+    assert ok.status_code == 200, ok.text
+    assert "place (1,2) W/M" in " ".join(ok.json()["lines"])
+
+
+def test_a_table_game_takes_the_seats_own_draw_and_other_players_decisions(client):
+    """At a table the seat's own draw is chosen (the classes it has not seen); another player's draw is a
+    hidden entry the step samples; another player's choices that are no placement are chosen from the list."""
+    g = new(client, mode="table", players=2, seat=0, seed=3)
+    seen = set()
+    for _ in range(400):
+        seen.add(g["waiting"])
+        if g["waiting"] == "draw":
+            assert {m["move"] for m in g["legal"]} <= {"draw W", "draw M", "draw U"}
+            r = client.post(f"/api/games/{g['id']}/move", json={"move": g["legal"][0]["move"]})
+        elif g["waiting"] == "placement":
+            for c in range(25):                            # the first crossing where it is legal; a refused
+                r = client.post(f"/api/games/{g['id']}/move",  # one changes nothing
+                                json={"move": f"place ({c % 5},{c // 5}) W/W"})
+                if r.status_code == 200:
+                    break
+                assert r.status_code == 400 and client.get(f"/api/games/{g['id']}").json() == g
+        elif g["waiting"] == "step":
+            r = client.post(f"/api/games/{g['id']}/step")
+        elif g["waiting"] in ("you", "reveal"):
+            r = client.post(f"/api/games/{g['id']}/move", json={"id": g["legal"][-1]["id"]})
+        else:
+            break
+        assert r.status_code == 200, r.text
+        g = r.json()["game"]
+        if {"draw", "placement", "step", "you"} <= seen and g["round"] >= 3:
+            break
+    assert {"draw", "placement", "step", "you"} <= seen
+
+
+def test_a_table_game_starts_from_a_position_document(client):
+    s = new_game(3, seed=12)
+    while s.is_chance_node():
+        s.apply(s.legal_actions()[0])
+    doc = s.to_json(viewpoint=s.current_player())
+    g = new(client, mode="table", position=doc)
+    assert g["mode"] == "table" and g["seat"] == s.current_player() and g["waiting"] == "you"
+    assert client.get(f"/api/games/{g['id']}/position").json() == doc
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# bad requests: a 4xx, a message naming the field, nothing changed
+
+@pytest.mark.parametrize("body, field", [
+    ({"players": 7}, "players"), ({"players": "2"}, "players"), ({"seat": -1}, "seat"), ({"mode": "chess"}, "mode"),
+    ({"iterations": 0}, "iterations"), ({"hint_iterations": True}, "hint_iterations"), ({"colour": 1}, "colour"),
+    ({"record": [1]}, "record"), ({"record": {"format": "nonsense"}}, "record"), ({"position": "x"}, "position"),
+    ({"seat": 3, "players": 2}, "seat"), ({"mode": "play", "position": {}}, "position"),
+    ({"mode": "table", "position": {"format": "barcelona-position"}}, ""),
+])
+def test_bad_new_games_are_400_naming_the_field(client, body, field):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400, r.text
+    assert field in r.json()["error"]
+
+
+def test_bad_bodies_are_400(client):
+    for raw in (b"{", b"[1, 2]", b"\xff"):
+        r = client.post("/api/games", content=raw)
+        assert r.status_code == 400 and "request body" in r.json()["error"]
+
+
+def test_bad_moves_change_nothing(client):
+    g = until_mine(client, new(client, seed=5))
+    gid = g["id"]
+    illegal = next(a for a in range(C["A_REVEAL"]) if a not in {m["id"] for m in g["legal"]})
+    for body, status, words in [({"id": illegal}, 400, "id"), ({"id": "3"}, 400, "id"), ({"id": True}, 400, "id"),
+                                ({}, 400, "'id'"), ({"id": 1, "move": "x"}, 400, "one of them"),
+                                ({"move": "fly away"}, 400, "fly away"), ({"move": 5}, 400, "move"),
+                                ({"idd": 1}, 400, "idd")]:
+        r = client.post(f"/api/games/{gid}/move", json=body)
+        assert r.status_code == status and words in r.json()["error"], (body, r.text)
+    assert client.get(f"/api/games/{gid}").json() == g
+    assert client.post(f"/api/games/{gid}/step").status_code == 409           # the seat decides, not the engine
+    assert client.get(f"/api/games/{gid}").json() == g
+
+
+def test_requests_out_of_turn_are_409_and_unknown_ids_404(client):
+    g = new(client, players=2, seat=1, seed=1)
+    assert g["waiting"] == "step"
+    assert client.post(f"/api/games/{g['id']}/hint").status_code == 409
+    assert client.get(f"/api/games/{g['id']}/analysis").status_code == 409
+    assert client.post(f"/api/games/{g['id']}/move", json={"id": 0}).status_code == 409
+    assert client.get("/api/games/nope").status_code == 404
+    assert client.get("/api/reviews/nope").status_code == 404
+    g = until_mine(client, g)
+    r = client.get(f"/api/games/{g['id']}/analysis?iterations=ten")
+    assert r.status_code == 400 and "iterations" in r.json()["error"]
+    r = client.post(f"/api/games/{g['id']}/hint", json={"iterations": -5})
+    assert r.status_code == 400 and "iterations" in r.json()["error"]
+    assert client.get("/static/../web.py").status_code == 404
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# hidden information (A6): twin games that differ only in the engine's citizens
+
+def _twin_records(seed: int):
+    s = new_game(2, seed=seed)
+    rng = random.Random(seed)
+    while s.is_chance_node() or s.current_player() != 0 or s.phase != C["PH_PLACE"] or sum(s.hand(1)) == 0:
+        s.apply(rng.choice(s.legal_actions()))
+    t = swap_with_the_bag(s, 1)
+    assert t.hash() != s.hash() and t.observation_hash(0) == s.observation_hash(0)
+    return [GameRecord(players=2, start={"position": x.to_json()}).to_json() for x in (s, t)]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_what_a_seat_gets_does_not_depend_on_what_it_cannot_see(client, seed):
+    answers = []
+    for record in _twin_records(seed):
+        g = new(client, record=record, seat=0, seed=11)
+        gid = g["id"]
+        assert g["waiting"] == "you"
+        got = {"game": {k: v for k, v in g.items() if k != "id"},
+               "hint": client.post(f"/api/games/{gid}/hint", json={"iterations": 300}).json()["hints"],
+               "record": client.get(f"/api/games/{gid}/record").json(),
+               "position": client.get(f"/api/games/{gid}/position").json()}
+        with client.stream("GET", f"/api/games/{gid}/analysis?iterations=400") as r:
+            got["analysis"] = "".join(r.iter_text())
+        answers.append(json.dumps(got, sort_keys=True))
+    assert answers[0] == answers[1]
+
+
+def test_the_board_picture_holds_no_hidden_hand():
+    s = new_game(3, seed=4)
+    while s.is_chance_node():
+        s.apply(s.legal_actions()[0])
+    t = swap_with_the_bag(s, 1)
+    assert board_svg(s, 0) == board_svg(t, 0)
+    assert board_svg(s, 1) != board_svg(t, 1)          # seat 1 sees its own hand
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# two tabs, two games
+
+def test_two_games_do_not_interfere(client):
+    a = until_mine(client, new(client, seed=21))
+    b = until_mine(client, new(client, seed=21))
+    assert a["id"] != b["id"]
+    client.post(f"/api/games/{a['id']}/move", json={"id": a["legal"][0]["id"]})
+    assert client.get(f"/api/games/{b['id']}").json() == b
+
+    def play(gid, out):
+        g = client.get(f"/api/games/{gid}").json()
+        for _ in range(30):
+            g = until_mine(client, g)
+            if g["waiting"] != "you":
+                break
+            g = client.post(f"/api/games/{gid}/move", json={"id": g["legal"][0]["id"]}).json()["game"]
+        out.append(g)
+
+    c, d = until_mine(client, new(client, seed=33)), until_mine(client, new(client, seed=33))
+    results: list = []
+    threads = [threading.Thread(target=play, args=(c["id"], results)),
+               threading.Thread(target=play, args=(d["id"], results))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    first, second = ({k: v for k, v in g.items() if k != "id"} for g in results)
+    assert first == second                             # the same seed and moves: the same game, played apart
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the picture's targets
+
+def test_every_legal_moves_target_is_on_the_picture():
+    rng = random.Random(3)
+    for players in (2, 4):
+        s = new_game(players, seed=players)
+        for _ in range(300):
+            if s.is_terminal():
+                break
+            if not s.is_chance_node():
+                svg = board_svg(s, s.current_player())
+                for a in s.legal_actions():
+                    target = action_target(s, a)
+                    assert target is None or f'data-target="{target}"' in svg, (s.action_to_string(a), target)
+            s.apply(rng.choice(s.legal_actions()))
+
+
+def test_reviews_run_on_and_draw_their_positions(client):
+    g = new(client, seed=9, iterations=5)
+    while g["waiting"] != "over":
+        g = until_mine(client, g)
+        if g["waiting"] == "you":
+            g = client.post(f"/api/games/{g['id']}/move", json={"id": g["legal"][0]["id"]}).json()["game"]
+    record = client.get(f"/api/games/{g['id']}/record").json()
+    r = client.post("/api/reviews", json={"record": record, "iterations": 20})
+    assert r.status_code == 200, r.text
+    rid = r.json()["id"]
+    import time
+    for _ in range(600):
+        doc = client.get(f"/api/reviews/{rid}").json()
+        if doc["done"]:
+            break
+        time.sleep(0.1)
+    assert doc["done"] and doc["error"] is None and doc["decisions"] and len(doc["summary"]) == 2
+    d = doc["decisions"][3]
+    pos = client.get(f"/api/reviews/{rid}/positions/{d['index']}").json()
+    assert pos["svg"].startswith("<svg") and pos["decision"]["index"] == d["index"]
+    assert client.get(f"/api/reviews/{rid}/positions/100000").status_code == 400
+    assert client.post("/api/reviews", json={"iterations": 20}).status_code == 400
+
+
+def test_the_page_and_its_assets_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "/static/app.js" in page.text
+    for name, kind in (("app.js", "javascript"), ("style.css", "css")):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and kind in r.headers["content-type"]
+    assert "http" not in client.get("/static/app.js").text.replace("http://www.w3.org/2000/svg", "")  # no CDN
+
+
+def test_serve_checks_its_options(capsys):
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err
