@@ -10,7 +10,8 @@ unknown id, 409 for a request the game cannot take now):
 =======  ===================================  =====================================================================
 GET      /                                    the page
 POST     /api/games                           a new game: {mode, players, seat, seed, iterations, hint_iterations,
-                                              record, position} (all optional) -> the game document
+                                              record, position, setup} (all optional) -> the game document
+GET      /api/table-setup                     the fields of a real table's setup, with their prompts
 GET      /api/games/{id}                      the game document (webapi.game_document)
 POST     /api/games/{id}/move                 {"id": action id} or {"move": notation} -> {"game", "lines"}
 POST     /api/games/{id}/step                 the engine's move or chance, one entry -> {"game", "lines"}
@@ -39,7 +40,7 @@ from starlette.routing import Route
 
 from .errors import BarcelonaError
 from .webapi import (GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document, game_document,
-                     position_document, record_document)
+                     position_document, record_document, table_setup_fields)
 
 __all__ = ["create_app", "serve", "STATIC_FILES"]
 
@@ -93,6 +94,9 @@ class _Endpoints:
 
     def game_of(self, request: Request):
         return self.games.get(request.path_params["gid"])
+
+    def setup_fields(self, request, body):
+        return {"fields": table_setup_fields()}
 
     def new_game(self, request, body):
         return game_document(self.games.create(body))
@@ -209,6 +213,7 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None) -> St
     routes = [
         Route("/", _page), Route("/static/{name}", _static),
         Route("/api/games", _handler(e.new_game), methods=post),
+        Route("/api/table-setup", _handler(e.setup_fields)),
         Route("/api/games/{gid}", _handler(e.show)),
         Route("/api/games/{gid}/move", _handler(e.move), methods=post),
         Route("/api/games/{gid}/step", _handler(e.step), methods=post),

@@ -37,7 +37,7 @@ from .record import GameRecord, InvalidRecordError, is_draw_for_other
 from .session import Session, draw_entry, hidden_draw_entry, other_placement, own_draw, play_session, table_session
 
 __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "game_document", "action_target",
-           "Reviews", "MAX_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_HINT_ITERATIONS"]
+           "Reviews", "table_setup_fields", "MAX_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_HINT_ITERATIONS"]
 
 MAX_GAMES = 64                      # games one server keeps (the oldest is dropped beyond)
 MAX_ITERATIONS = 1_000_000
@@ -79,7 +79,37 @@ def _check_keys(doc: Any, allowed: set[str], what: str) -> dict:
 # ---------------------------------------------------------------------------------------------------------------
 # games
 
-NEW_GAME_FIELDS = {"mode", "players", "seat", "seed", "iterations", "hint_iterations", "record", "position"}
+NEW_GAME_FIELDS = {"mode", "players", "seat", "seed", "iterations", "hint_iterations", "record", "position", "setup"}
+SETUP_FIELDS = ("actions", "cerda", "display", "services", "hand")     # a real table's setup, as `table` asks it
+
+
+def table_setup_fields() -> list[dict]:
+    """The fields of a real table's setup with the prompts `barcelona-ai table` asks them with (table_setup)."""
+    from .table_setup import TableSetup, prompt
+    return [{"name": name, "prompt": prompt(name, TableSetup())} for name in SETUP_FIELDS]
+
+
+def _table_setup(doc: dict, players: int | None, seat: int | None):
+    """The table_setup.TableSetup of the new game's "setup" (each field the text `table` takes), or None."""
+    from .table_setup import SetupError, TableSetup, check_setup, set_field
+    value = _dict_field(doc, "setup")
+    if value is None:
+        return None
+    setup = TableSetup(players=4 if players is None else players, seat=0 if seat is None else seat)
+    for name, text in value.items():
+        if name not in SETUP_FIELDS:
+            raise WebRequestError(f"setup.{name}: not a setup field ({', '.join(SETUP_FIELDS)})")
+        if not isinstance(text, str):
+            raise WebRequestError(f"setup.{name}: expected the text of the field, not {text!r}")
+        try:
+            set_field(setup, name, text)
+        except SetupError as exc:
+            raise WebRequestError(f"setup.{exc}") from None
+    try:
+        check_setup(setup)
+    except SetupError as exc:
+        raise WebRequestError(f"setup: {exc}") from None
+    return setup
 
 
 class WebGame:
@@ -260,14 +290,19 @@ class Games:
         hint_limit = Limit(iterations=_int_field(doc, "hint_iterations", 1, MAX_ITERATIONS, DEFAULT_HINT_ITERATIONS))
         record = _record_field(doc)
         position = _dict_field(doc, "position")
+        if record is not None and seat is None:
+            seat = record.viewpoint                      # a record kept by a seat continues from that seat
         if mode == "play":
-            if position is not None:
-                raise WebRequestError("position: a game against the engine starts from a new game or a record; "
-                                      "start a table game from a position")
+            for name in ("position", "setup"):
+                if doc.get(name) is not None:
+                    raise WebRequestError(f"{name}: a game against the engine starts from a new game or a record; "
+                                          f"start a table game from a {name}")
             sess = play_session(0 if seat is None else seat, limit, players=players, seed=seed, load=record,
                                 hint_limit=hint_limit)
         else:
-            sess = table_session(seat, hint_limit, players=players, seed=seed, load=record, position=position)
+            table = _table_setup(doc, players, seat)
+            sess = table_session(seat, hint_limit, players=players, seed=seed, load=record, position=position,
+                                 table=table)
         game = WebGame(secrets.token_hex(8), sess)
         with self._lock:
             while len(self._games) >= self.max_games:

@@ -147,6 +147,29 @@ def test_a_table_game_takes_the_seats_own_draw_and_other_players_decisions(clien
     assert {"draw", "placement", "step", "you"} <= seen
 
 
+REAL_TABLE = {"actions": "COB INT CER WID IMP / CLO PS TAK COI NAR / TRM", "cerda": "SC01 SC03 SC14",
+              "display": "SC08 SC09 SC12 SC18", "services": "antoni estacio hospital lluis universitat",
+              "hand": "W M"}
+
+
+def test_a_table_game_starts_from_a_real_tables_setup(client):
+    """The setup typed as `barcelona-ai table` asks it (table_setup): the game starts from it, from the seat."""
+    fields = client.get("/api/table-setup").json()["fields"]
+    assert [f["name"] for f in fields] == list(REAL_TABLE) and all(f["prompt"] for f in fields)
+    g = new(client, mode="table", players=3, seat=2, setup=REAL_TABLE)
+    assert (g["mode"], g["players"], g["seat"]) == ("table", 3, 2)
+    position = client.get(f"/api/games/{g['id']}/position").json()
+    assert [c["tile"] for c in position["cerda_tiles"]] == ["SC01", "SC03", "SC14"]
+    assert position["modernisme"]["display"] == ["SC08", "SC09", "SC12", "SC18"]
+    assert position["players"][2]["hand"] == {"WORKING": 1, "MIDDLE": 1, "UPPER": 0}
+    for bad, field in (({**REAL_TABLE, "hand": "W X"}, "setup.hand"), ({**REAL_TABLE, "colour": "red"}, "setup.colour"),
+                       ({"hand": "W M"}, "setup: the setup lacks"), ({**REAL_TABLE, "cerda": 5}, "setup.cerda")):
+        r = client.post("/api/games", json={"mode": "table", "players": 3, "setup": bad})
+        assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
+    r = client.post("/api/games", json={"mode": "play", "setup": REAL_TABLE})
+    assert r.status_code == 400 and r.json()["error"].startswith("setup")
+
+
 def test_a_table_game_starts_from_a_position_document(client):
     s = new_game(3, seed=12)
     while s.is_chance_node():

@@ -216,3 +216,26 @@ def test_a_review_graph_and_a_click_on_it(page, server, tmp_path):
     points.nth(5).click()
     page.wait_for_selector("#review-board svg", timeout=30_000)
     assert "played" in page.locator("#review-decision").text_content()
+
+
+def test_a_real_tables_setup_and_another_players_placement(page):
+    """Table mode: the setup typed from the table, then another player's placement entered by a click on its
+    crossing (which fills in the coordinates) and the citizens typed."""
+    page.select_option("#opt-mode", "table")
+    page.select_option("#opt-players", "3")
+    page.select_option("#opt-seat", "2")
+    setup = {"actions": "COB INT CER WID IMP / CLO PS TAK COI NAR / TRM", "cerda": "SC01 SC03 SC14",
+             "display": "SC08 SC09 SC12 SC18", "services": "antoni estacio hospital lluis universitat",
+             "hand": "W M"}
+    for name, text in setup.items():
+        page.fill(f"#setup-{name}", text)
+    page.click("#start")
+    game = _ready(page)
+    assert (game["mode"], game["seat"], game["waiting"]) == ("table", 2, "placement")
+    page.locator('#board [data-target="crossing:7"]').click()
+    assert page.input_value("#placement-text") == "place (2,1) "
+    page.fill("#placement-text", "place (2,1) U/W")
+    page.press("#placement-text", "Enter")
+    page.wait_for_function("() => window.boardState.busy === 0 && window.boardState.game.entries > 0")
+    assert not _error_text(page)
+    assert "place (2,1) U/W" in page.locator("#log").text_content()

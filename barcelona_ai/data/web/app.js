@@ -57,7 +57,29 @@ function newGameOptions() {
     hint_iterations: Number($("opt-hint").value),
   };
   if ($("opt-seed").value !== "") opts.seed = Number($("opt-seed").value);
+  if (opts.mode === "table") {
+    const setup = {};
+    for (const input of $("setup-fields").querySelectorAll("input")) {
+      if (input.value.trim()) setup[input.name] = input.value;
+    }
+    if (Object.keys(setup).length) opts.setup = setup;
+  }
   return opts;
+}
+
+// The fields of a real table's setup, with the prompts of `barcelona-ai table` (from the server).
+async function buildSetupFields() {
+  const box = $("setup-fields");
+  for (const f of (await api("GET", "/api/table-setup")).fields) {
+    const label = document.createElement("label");
+    label.textContent = f.name;
+    const input = document.createElement("input");
+    input.name = f.name;
+    input.id = `setup-${f.name}`;
+    input.placeholder = f.prompt;
+    input.title = f.prompt;
+    box.append(label, input);
+  }
 }
 
 async function startGame(extra = {}) {
@@ -390,6 +412,8 @@ function switchTab(name) {
 window.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => switchTab(b.dataset.tab));
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); guarded(() => startGame()); });
+  $("opt-mode").addEventListener("change", () => { $("setup-fields").hidden = $("opt-mode").value !== "table"; });
+  guarded(buildSetupFields);
   $("board").addEventListener("click", boardClick);
   $("undo").addEventListener("click", () => guarded(async () => {
     stopAnalysis();
