@@ -26,7 +26,7 @@ from .progress import bar
 # generate
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from .datagen import DataPlan, generate, record_files
+    from .datagen import DataPlan, games_written, generate, record_files
     if args.records:
         recs = record_files(args.records)
         plan = DataPlan(games=len(recs), per_shard=args.per_shard, records=recs)
@@ -40,7 +40,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         what = (f"{args.games} games of {args.players} players, seats {', '.join(specs)}, setup seeds "
                 f"{args.seed}..{args.seed + args.games - 1}")
     print(f"generate: {what}; {plan.shards} shards of {plan.per_shard} games in {show_path(args.out)}")
-    with ray_session(args), bar(plan.games, "generate", unit="game") as tick:
+    done = games_written(plan, args.out) if Path(args.out).is_dir() else 0
+    if done:
+        print(f"generate: {done} games are in the shards written already; playing the other {plan.games - done}")
+    with ray_session(args), bar(plan.games - done, "generate", unit="game") as tick:
         try:
             generate(plan, args.out, workers=args.workers, on_shard=lambda k, n: tick(n), ray=args.ray)
         except OSError as exc:

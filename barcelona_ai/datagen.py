@@ -117,6 +117,10 @@ class DataPlan:
     def shards(self) -> int:
         return (self.games + self.per_shard - 1) // self.per_shard
 
+    def shard_games(self, k: int) -> range:
+        """The games (by number) of shard k."""
+        return range(k * self.per_shard, min(self.games, (k + 1) * self.per_shard))
+
     def manifest(self) -> dict:
         return {"format": DATASET_FORMAT, "version": 1, "columns": list(COLUMNS), "features": FEATURE_NAMES,
                 "sources": list(SOURCES), "games": self.games, "per_shard": self.per_shard,
@@ -131,8 +135,8 @@ def shard_path(out: Path, k: int) -> Path:
 def _shard_job(job: tuple) -> tuple[int, int, dict[str, np.ndarray]]:
     """Shard k of a plan: (k, its games, its rows)."""
     plan, k = job
-    first, last = k * plan.per_shard, min(plan.games, (k + 1) * plan.per_shard)
-    return k, last - first, concat([_game_rows(plan, g) for g in range(first, last)])
+    games = plan.shard_games(k)
+    return k, len(games), concat([_game_rows(plan, g) for g in games])
 
 
 def _write_shard(out: Path, k: int, rows: dict[str, np.ndarray]) -> None:
@@ -150,6 +154,11 @@ def _game_rows(plan: DataPlan, g: int) -> dict[str, np.ndarray]:
     from .selfplay import play_game
     game = play_game(list(plan.bots), plan.seed + g, plan.seed + g)
     return record_rows(GameRecord.from_json(game.record), g, plan.seed + g)
+
+
+def games_written(plan: DataPlan, out: str | Path) -> int:
+    """The games of `plan` whose shards are already in folder `out` (what a resumed run does not play again)."""
+    return sum(len(plan.shard_games(k)) for k in range(plan.shards) if shard_path(Path(out), k).exists())
 
 
 def generate(plan: DataPlan, out: str | Path, workers: int = 1,

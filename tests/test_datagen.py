@@ -102,6 +102,10 @@ def test_commands(tmp_path, capsys):
     assert main(["generate", "--out", str(data), "--games", "3", "--players", "2", "--bot", "greedy",
                  "--per-shard", "2"]) == 0
     assert "dataset written" in capsys.readouterr().out
+    (data / "shard-00002.npz").unlink()                          # resumed: it says what it keeps and plays
+    assert main(["generate", "--out", str(data), "--games", "3", "--players", "2", "--bot", "greedy",
+                 "--per-shard", "2"]) == 0
+    assert "2 games are in the shards written already; playing the other 1" in capsys.readouterr().out
     assert main(["train", str(data), "--out", str(model), "--hidden", "4", "--epochs", "5"]) == 0
     assert "model written" in capsys.readouterr().out
     assert main(["evaluate", str(data), "--model", str(model), "--json"]) == 0

@@ -357,3 +357,37 @@ def test_the_page_and_its_assets_are_served(client):
 def test_serve_checks_its_options(capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err
+
+
+def test_the_serve_command_serves_the_page_on_localhost():
+    """`barcelona-ai serve --port P` in its own process: it binds 127.0.0.1 and serves the page and the API."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "barcelona_ai", "serve", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    page = r.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                assert time.monotonic() < deadline, "serve did not answer"
+                time.sleep(0.05)
+        assert "barcelona_ai" in page
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", data=b'{"players": 3}',
+                                     headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert json.loads(r.read())["players"] == 3
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+    assert f"http://127.0.0.1:{port}/" in out

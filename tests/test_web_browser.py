@@ -168,6 +168,12 @@ def test_a_whole_game_by_clicking_with_a_hint_an_undo_and_an_analysis(page):
     assert len(game["result"]["scores"]) == 2
     _shot(page, "web-game-over.png")
 
+    page.evaluate("document.querySelector('#review-iterations').value = '100'")   # (on the hidden tab)
+    page.click("#review-game")
+    page.wait_for_function("() => document.querySelector('#review-status').textContent.startsWith('reviewed')",
+                           timeout=120_000)
+    assert page.locator("#graph polyline").count() == 2
+
 
 def test_save_and_load_a_position(page, tmp_path):
     game = _start(page, players=3, seed=8)

@@ -105,6 +105,7 @@ function show(doc) {
   $("analyse").disabled = !mine;
   $("save-record").disabled = false;
   $("save-position").disabled = false;
+  $("review-game").disabled = false;
   $("placement").hidden = doc.waiting !== "placement";
   showMoves(doc);
   showLog(doc);
@@ -352,7 +353,12 @@ let review = null;
 async function startReview() {
   const file = $("review-file").files[0];
   if (!file) throw new Error("choose a game record file first");
-  const record = JSON.parse(await file.text());
+  await reviewRecord(JSON.parse(await file.text()));
+}
+
+async function reviewRecord(record) {
+  $("review-board").innerHTML = "";
+  $("review-decision").textContent = "";
   review = await api("POST", "/api/reviews", { record, iterations: Number($("review-iterations").value) });
   while (!review.done) {
     drawGraph(review);
@@ -427,6 +433,11 @@ window.addEventListener("DOMContentLoaded", () => {
     download(`barcelona-game-${game.id}.json`, await api("GET", `/api/games/${game.id}/record`))));
   $("save-position").addEventListener("click", () => guarded(async () =>
     download(`barcelona-position-${game.id}.json`, await api("GET", `/api/games/${game.id}/position`))));
+  $("review-game").addEventListener("click", () => guarded(async () => {
+    const record = await api("GET", `/api/games/${game.id}/record`);
+    switchTab("review");
+    await guarded(() => reviewRecord(record), "review-error");
+  }));
   $("load-file").addEventListener("change", (e) => {
     const file = e.target.files[0];
     if (file) guarded(() => loadFile(file));
