@@ -9,7 +9,7 @@ import random
 from .core import State
 from .engine import Engine, Limit, _mix_seed
 from .errors import BarcelonaError
-from .search import flat_mc
+from .search import flat_mc, static_value_of
 
 
 class Bot:
@@ -32,19 +32,9 @@ class RandomBot(Bot):
 
 def evaluate(state: State, p: int) -> float:
     """A cheap position value for player p: VP, plus rough worth of resources, track positions, pieces still
-    to be scored at the end (cobblestones, passengers, Modernisme tiles and raised markers)."""
-    pl = state.view().players[p]
-    t = state.game_data.edition.t
-    v = float(pl.score)
-    v += 0.7 * (pl.coins + pl.cloth)
-    v += 3.0 * t["cerda_mult"][pl.cerda] + 0.4 * pl.cerda
-    v += 1.2 * pl.sagrada
-    if pl.cobblestones:
-        v += t["cobble_vp"][pl.cobblestones - 1]
-    if pl.passengers:
-        v += t["pass_vp"][pl.passengers - 1]
-    v += 5.0 * sum(1 for x in pl.modernisme if x is not None) + 2.0 * sum(pl.modernisme_up)
-    return v
+    to be scored at the end (cobblestones, passengers, Modernisme tiles and raised markers). The search's own
+    static value (search.pyx static_value), one formula for the greedy bot and the search's leaves."""
+    return static_value_of(state, p)
 
 
 class GreedyBot(Bot):

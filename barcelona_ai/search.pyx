@@ -891,6 +891,14 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
             "turn_end": 1 if evaluate_at == "turn_end" else 0}
 
 
+def static_value_of(State state, int player):
+    """static_value for Python: the search's cheap value of the position for `player` (the greedy bot's
+    evaluation, bots.evaluate)."""
+    if not 0 <= player < state.c.num_players:
+        raise BarcelonaError(f"no seat {player} in a {state.c.num_players}-player game")
+    return static_value(&state.data.c, &state.c, player)
+
+
 def rollout_games(State state, int n, seed, policy="heuristic"):
     """n rollouts from state with the given policy (benchmarks, policy comparisons); returns actions applied."""
     cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)

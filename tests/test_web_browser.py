@@ -149,6 +149,7 @@ def test_a_whole_game_by_clicking_with_a_hint_an_undo_and_an_analysis(page):
         page.click("#stop")
     page.wait_for_function("() => document.querySelector('#stop').disabled", timeout=60_000)
     assert page.locator("#meter .row").count() == 2
+    assert page.locator("#meter .meter-best").text_content().startswith("best: ")
 
     decisions = 0
     while True:

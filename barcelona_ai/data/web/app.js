@@ -304,6 +304,14 @@ function showMeter(report) {
       `${(100 * p.win_prob).toFixed(0)}%  ${p.expected_score.toFixed(0)} VP`;
     meter.appendChild(row);
   }
+  if (report.moves.length) {
+    const best = report.moves[0];
+    const line = document.createElement("div");
+    line.className = "meter-best";
+    line.textContent = `best: ${best.moves.join(" ; ")} (you: ${(100 * best.win_prob).toFixed(0)}%, ` +
+      `${best.expected_score.toFixed(0)} VP; ${best.visits} visits)`;
+    meter.appendChild(line);
+  }
 }
 
 function startAnalysis() {
