@@ -45,7 +45,7 @@ from .record import InvalidRecordError, is_draw_for_other
 from .render import render_player, render_state
 from .gamelog import move_gain, summary
 from .standing import standing_lines
-from .table_setup import SetupError, TableSetup, check_setup, read_setup_file, set_field
+from .table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, read_setup_file, set_field
 from .table_setup import prompt as setup_prompt
 from .session import (CLASSES, Session, draw_entry, other_placement, own_draw, play_session, reveal_action,
                       table_session)
@@ -617,7 +617,7 @@ def _table_other_placement(sess: Session, con: Console, started: bool) -> None:
     print_events(sess)
 
 
-SETUP_OPTIONS = ("actions", "cerda", "display", "services", "hand")
+SETUP_OPTIONS = COMPONENT_FIELDS
 
 
 def table_setup_from_args(args: argparse.Namespace) -> TableSetup | None:

@@ -35,6 +35,7 @@ from .render import ACTION_CODES
 from .tables import ACTION_KINDS, CLASSES, load_edition
 
 FIELDS = ("players", "seat", "actions", "cerda", "display", "services", "hand")
+COMPONENT_FIELDS = FIELDS[2:]         # what lies on the table (players and seat aside): `table`'s options, the web form
 CLASS_LETTERS = ("W", "M", "U")
 
 
@@ -356,5 +357,5 @@ def prompt(name: str, setup: TableSetup) -> str:
     return text.format(services=", ".join(service_short(s) for s in names().services))
 
 
-__all__ = ["TableSetup", "SetupError", "FIELDS", "parse_field", "format_field", "set_field", "read_setup_file",
+__all__ = ["TableSetup", "SetupError", "FIELDS", "COMPONENT_FIELDS", "parse_field", "format_field", "set_field", "read_setup_file",
            "check_setup", "setup_document", "setup_from_document", "prompt", "service_short"]

@@ -35,6 +35,7 @@ from .engine import Limit
 from .errors import BarcelonaError, GameNotFound, NotNow, WebRequestError
 from .record import GameRecord, InvalidRecordError, is_draw_for_other
 from .session import Session, draw_entry, hidden_draw_entry, other_placement, own_draw, play_session, table_session
+from .table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, prompt, set_field
 
 __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "game_document", "action_target",
            "Reviews", "table_setup_fields", "MAX_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_HINT_ITERATIONS"]
@@ -80,18 +81,16 @@ def _check_keys(doc: Any, allowed: set[str], what: str) -> dict:
 # games
 
 NEW_GAME_FIELDS = {"mode", "players", "seat", "seed", "iterations", "hint_iterations", "record", "position", "setup"}
-SETUP_FIELDS = ("actions", "cerda", "display", "services", "hand")     # a real table's setup, as `table` asks it
+SETUP_FIELDS = COMPONENT_FIELDS          # a real table's setup, as `barcelona-ai table` asks it
 
 
 def table_setup_fields() -> list[dict]:
     """The fields of a real table's setup with the prompts `barcelona-ai table` asks them with (table_setup)."""
-    from .table_setup import TableSetup, prompt
     return [{"name": name, "prompt": prompt(name, TableSetup())} for name in SETUP_FIELDS]
 
 
 def _table_setup(doc: dict, players: int | None, seat: int | None):
     """The table_setup.TableSetup of the new game's "setup" (each field the text `table` takes), or None."""
-    from .table_setup import SetupError, TableSetup, check_setup, set_field
     value = _dict_field(doc, "setup")
     if value is None:
         return None
