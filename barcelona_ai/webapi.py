@@ -329,30 +329,30 @@ def _record_field(doc: dict) -> GameRecord | None:
 # ---------------------------------------------------------------------------------------------------------------
 # what a move points at on the board (board_svg's data-target names)
 
+# (first id, end id, target kind, ids per target): an id in [first, end) points at kind:(id - first) // per
+_TARGET_RANGES = (
+    ("A_PLACE", "A_INT_PICK", "crossing", 3),            # 3 ids a crossing: the class on top
+    ("A_COBBLE", "A_STREET", "sidewalk", 1),
+    ("A_STREET", "A_INTERSECTION", "space", 1),
+    ("A_INTERSECTION", "A_MOD_IMPROVE", "crossing", 1),
+    ("A_MOD_TAKE", "A_PS", "modernisme", 5),             # 5 ids a display tile: the project space it goes to
+    ("A_PS", "A_TRAM", "service", 1),
+    ("A_TRAM", "A_PASSENGER", "space", 1),
+    ("A_SAG_TILE", "A_RES", "sagrada", 1),
+)
+
+
 def action_target(state, a: int) -> str | None:
     """The board element action `a` points at, in board_svg's data-target words; None for the moves that are
     no place on the board (end actions, skip, a resources split ...)."""
-    if C["A_PLACE"] <= a < C["A_INT_PICK"]:
-        return f"crossing:{(a - C['A_PLACE']) // 3}"
-    if C["A_COBBLE"] <= a < C["A_STREET"]:
-        return f"sidewalk:{a - C['A_COBBLE']}"
-    if C["A_STREET"] <= a < C["A_INTERSECTION"]:
-        return f"space:{a - C['A_STREET']}"
-    if C["A_INTERSECTION"] <= a < C["A_MOD_IMPROVE"]:
-        return f"crossing:{a - C['A_INTERSECTION']}"
-    if C["A_MOD_IMPROVE"] <= a < C["A_MOD_TAKE"]:
+    for first, end, kind, per in _TARGET_RANGES:
+        if C[first] <= a < C[end]:
+            return f"{kind}:{(a - C[first]) // per}"
+    if C["A_MOD_IMPROVE"] <= a < C["A_MOD_TAKE"]:         # a project space of the player who decides
         return f"project:{state.current_player()}:{a - C['A_MOD_IMPROVE']}"
-    if C["A_MOD_TAKE"] <= a < C["A_PS"]:
-        return f"modernisme:{(a - C['A_MOD_TAKE']) // 5}"
-    if C["A_PS"] <= a < C["A_TRAM"]:
-        return f"service:{a - C['A_PS']}"
-    if C["A_TRAM"] <= a < C["A_PASSENGER"]:
-        return f"space:{a - C['A_TRAM']}"
-    if C["A_SAG_TILE"] <= a < C["A_RES"]:
-        return f"sagrada:{a - C['A_SAG_TILE']}"
-    if C["A_BUILD"] <= a < C["A_DRAW"]:
-        opt = a - C["A_BUILD"]
+    if C["A_BUILD"] <= a < C["A_DRAW"]:                   # a building option: its building space
         spaces = state.game_data.edition.t["opt_space"]
+        opt = a - C["A_BUILD"]
         return f"building:{spaces[opt]}" if opt < len(spaces) else None
     return None
 
