@@ -63,9 +63,9 @@ def _words(name: str) -> str:
 class _Picture:
     """The view, the edition tables and the SVG parts being drawn."""
 
-    def __init__(self, state: Any, viewpoint: int | None, marks: dict | None):
+    def __init__(self, state: Any, viewpoint: int | None, marks: dict | None, you: int | None):
         self.sv = state.view(viewpoint=viewpoint)
-        self.viewpoint = viewpoint
+        self.you = viewpoint if you is None else you
         self.ed = state.game_data.edition
         self.t = self.ed.t
         self.n = self.sv.num_players
@@ -359,7 +359,7 @@ def _player_board(pic: _Picture, p: int) -> None:
             f'<rect x="{x}" y="{y}" width="{w - 10}" height="{HEIGHT - PLAYERS_Y - 10}" rx="8" fill="#fff" '
             f'stroke="{colour}" stroke-width="{4 if to_move else 2}"/>'
             f'<rect x="{x}" y="{y}" width="{w - 10}" height="26" rx="8" fill="{colour}"/>')
-    who = f"P{p}" + (" (you)" if p == pic.viewpoint else "") + (" - to move" if to_move else "")
+    who = f"P{p}" + (" (you)" if p == pic.you else "") + (" - to move" if to_move else "")
     pic.add(_text(x + 10, y + 18, who, 14, weight="bold", fill="#fff"),
             _text(x + w - 20, y + 18, f"{pl.score} VP", 14, "end", "bold", "#fff"))
     lines = []
@@ -401,11 +401,13 @@ def _player_board(pic: _Picture, p: int) -> None:
 
 # ---------------------------------------------------------------------------------------------------------------
 
-def board_svg(state: Any, viewpoint: int | None = None, marks: dict | None = None, caption: str = "") -> str:
+def board_svg(state: Any, viewpoint: int | None = None, marks: dict | None = None, caption: str = "",
+              you: int | None = None) -> str:
     """The board as an SVG document, as seat `viewpoint` sees it (None: everything; only for finished games or
     tools). `marks` (gamelog.changes) outlines what changed since the seat's last decision; `caption` is the
-    line above the grid (whose turn it is, what is decided)."""
-    pic = _Picture(state, viewpoint, marks)
+    line above the grid (whose turn it is, what is decided); `you` (default: the viewpoint) is the seat whose
+    board says "(you)"."""
+    pic = _Picture(state, viewpoint, marks, you)
     pic.add(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="board" '
             f'font-family="sans-serif" role="img" aria-label="Barcelona board">',
             f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#faf7f0"/>')

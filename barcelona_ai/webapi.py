@@ -398,7 +398,7 @@ def game_document(game: WebGame) -> dict:
         "id": game.id, "mode": sess.mode, "seat": sess.seat, "players": s.num_players, "names": sess.names,
         "waiting": game.waiting(), "to_move": view.current_player if view.current_player >= 0 else None,
         "caption": caption, "round": view.round_number,
-        "svg": board_svg(s, viewpoint, sess.board_marks(), caption),
+        "svg": board_svg(s, viewpoint, sess.board_marks(), caption, you=sess.seat),
         "legal": legal, "can_undo": any(sess.typed),
         "scores": [pl.score for pl in view.players],
         "log": [{"index": ln.index, "text": ln.text, "event": ln.event} for ln in sess.log[-LOG_LINES:]],
