@@ -16,8 +16,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from .core import CONSTANTS as C
 from .core import SOURCES
+from .render import ACTION_CODES, CLASS_LETTERS, section_ends, title_words
 from .tables import ACTION_KINDS, space_name
 
 __all__ = ["board_svg", "PLAYER_COLOURS", "CLASS_COLOURS", "WIDTH", "HEIGHT"]
@@ -25,12 +25,6 @@ __all__ = ["board_svg", "PLAYER_COLOURS", "CLASS_COLOURS", "WIDTH", "HEIGHT"]
 WIDTH, HEIGHT = 1200, 900
 PLAYER_COLOURS = ("#d1495b", "#2e86ab", "#3f9e4d", "#e08e0b")
 CLASS_COLOURS = ("#f4f1e8", "#e3b23c", "#7b4fa0")          # Working, Middle, Upper citizens
-CLASS_LETTERS = ("W", "M", "U")
-ACTION_CODES = {
-    "GAIN_2_COINS": "COI", "GAIN_CLOTH_3VP": "CLO", "PLACE_COBBLESTONE": "COB", "BUILD_1_WIDE": "WID",
-    "BUILD_2_NARROW": "NAR", "BUILD_INTERSECTION": "INT", "IMPROVE_MODERNISME": "IMP",
-    "TAKE_MODERNISME": "TAK", "BUILD_PUBLIC_SERVICE": "PS", "MOVE_TRAM": "TRM", "CERDA_PLUS_2": "CER",
-}
 GRID_X, GRID_Y, STEP = 70, 80, 116             # crossing (c, r) is at (GRID_X + c*STEP, GRID_Y + r*STEP)
 SIDE_X = 660                                   # the left edge of the tracks and the side board
 PLAYERS_Y = 660                                # the top of the player boards
@@ -54,10 +48,6 @@ def _target(kind: str, *ids: int) -> str:
 
 def _title(s: str) -> str:
     return f"<title>{escape(s)}</title>"
-
-
-def _words(name: str) -> str:
-    return " ".join(w.capitalize() for w in name.split("_"))
 
 
 class _Picture:
@@ -84,8 +74,7 @@ class _Picture:
 # the street grid
 
 def _blocks(pic: _Picture) -> None:
-    t, sv = pic.t, pic.sv
-    index = {name: i for i, name in enumerate(t["bs_names"])}
+    index = {name: i for i, name in enumerate(pic.t["bs_names"])}
     inset = 16
     for j in range(4):
         for i in range(4):
@@ -221,13 +210,6 @@ def _action_tiles(pic: _Picture) -> None:
 # ---------------------------------------------------------------------------------------------------------------
 # tracks and the side board
 
-def _section_ends(pic: _Picture, k: int) -> set[int]:
-    try:
-        return {int(sec[1]) for sec in pic.ed.raw["citizen_tracks"][("WORKING", "MIDDLE", "UPPER")[k]]["sections"]}
-    except (KeyError, TypeError, IndexError, ValueError):
-        return set()
-
-
 def _citizen_tracks(pic: _Picture, y: float) -> float:
     t, sv = pic.t, pic.sv
     pic.add(_text(SIDE_X, y, "Citizen tracks (number: VP of the space; ringed: a Cerdà Scoring space)", 12,
@@ -236,12 +218,13 @@ def _citizen_tracks(pic: _Picture, y: float) -> float:
         yy = y + 12 + 28 * k
         occupied = set(sv.tracks[k])
         marks = set(t["track_mark"][k])
-        ends = _section_ends(pic, k)
+        ends = section_ends(pic.ed, k)
         x = SIDE_X + 18
         pic.add(_text(SIDE_X, yy + 17, CLASS_LETTERS[k], 13, weight="bold"))
         for i in range(t["track_len"][k]):
             filled = i in occupied
-            pic.add(f'<rect x="{x}" y="{yy}" width="24" height="24" rx="3" fill="{CLASS_COLOURS[k] if filled else "#fff"}"'
+            fill = CLASS_COLOURS[k] if filled else "#fff"
+            pic.add(f'<rect x="{x}" y="{yy}" width="24" height="24" rx="3" fill="{fill}"'
                     f' stroke="{"#111" if i in marks else "#aaa"}" stroke-width="{2.5 if i in marks else 1}"/>')
             if filled:
                 pic.add(f'<circle cx="{x + 12}" cy="{yy + 12}" r="7" fill="{CLASS_COLOURS[k]}" stroke="#333"/>')
@@ -279,7 +262,7 @@ def _cerda_track(pic: _Picture, y: float) -> float:
 
 
 def _modernisme(pic: _Picture, y: float) -> float:
-    t, sv = pic.t, pic.sv
+    sv = pic.sv
     pic.add(_text(SIDE_X, y + 12, f"Modernisme display (stack {len(sv.modernisme_stack)}, "
                                  f"discard {len(sv.modernisme_discard)})", 12, weight="bold"))
     for k, tile in enumerate(sv.modernisme_display):
@@ -287,7 +270,7 @@ def _modernisme(pic: _Picture, y: float) -> float:
         code, cond = (pic.mod_names[tile].split(" ", 1) + [""])[:2]
         pic.add(f'<g {_target("modernisme", tile)}>{_title(pic.mod_names[tile])}'
                 f'<rect x="{x}" y="{y + 18}" width="124" height="34" rx="4" fill="#f3e9f7" stroke="#96a"/>',
-                _text(x + 6, y + 32, code, 11, weight="bold"), _text(x + 6, y + 46, _words(cond)[:20], 10), "</g>")
+                _text(x + 6, y + 32, code, 11, weight="bold"), _text(x + 6, y + 46, title_words(cond)[:20], 10), "</g>")
     return y + 58
 
 
@@ -303,9 +286,9 @@ def _public_services(pic: _Picture, y: float) -> float:
         x = SIDE_X + 104 * k_shown
         k_shown += 1
         nxt = f"{left}: {t['ps_cost'][per_stack - left]}c -> {t['ps_vp'][per_stack - left]} VP" if left else "none left"
-        pic.add(f'<g {_target("service", k)}>{_title(_words(name))}'
+        pic.add(f'<g {_target("service", k)}>{_title(title_words(name))}'
                 f'<rect x="{x}" y="{y + 18}" width="100" height="34" rx="4" fill="#e8f0f7" stroke="#68a"/>',
-                _text(x + 5, y + 32, _words(name)[:16], 10, weight="bold"), _text(x + 5, y + 46, nxt, 10), "</g>")
+                _text(x + 5, y + 32, title_words(name)[:16], 10, weight="bold"), _text(x + 5, y + 46, nxt, 10), "</g>")
     return y + 58
 
 
@@ -367,7 +350,8 @@ def _player_board(pic: _Picture, p: int) -> None:
     hand = (f"{pl.hand_size} hidden" if pl.hand is None else
             " ".join(CLASS_LETTERS[k] for k in range(3) for _ in range(pl.hand[k])) or "empty")
     lines.append(f"hand: {hand}    turns {pl.turns}")
-    lines.append(f"coins {pl.coins}  cloth {pl.cloth}  (warehouse {pl.coins + pl.cloth}/{t['wh_free'] + pl.cobblestones})")
+    capacity = t["wh_free"] + pl.cobblestones
+    lines.append(f"coins {pl.coins}  cloth {pl.cloth}  (warehouse {pl.coins + pl.cloth}/{capacity})")
     lines.append(f"cobblestones out {pl.cobblestones}/6   Intersections {pl.intersections}/5")
     lines.append(f"streets left: narrow {t['narrow_total'] - pl.narrow_laid}, wide {t['wide_total'] - pl.wide_laid}")
     tram = space_name(pl.tram) if pl.tram is not None else "not placed"
@@ -377,7 +361,7 @@ def _player_board(pic: _Picture, p: int) -> None:
     tiles = [t["sag_text"][s] for s in pl.sagrada_tiles if s is not None]
     if tiles:
         lines.append("Sagrada tiles: " + ", ".join(tiles))
-    built = [_words(t["ps_names"][k]) for k in pl.public_services]
+    built = [title_words(t["ps_names"][k]) for k in pl.public_services]
     if built:
         lines.append("Public Services: " + ", ".join(built))
     for i, line in enumerate(lines):
@@ -389,7 +373,8 @@ def _player_board(pic: _Picture, p: int) -> None:
         up = pl.modernisme_up[k]
         name = pic.mod_names[tile].split(" ", 1)[0] if tile is not None else "-"
         sx = x + 10 + slot * k
-        pic.add(f'<g {_target("project", p, k)}>{_title(f"project {k + 1}: " + (pic.mod_names[tile] if tile is not None else "empty") + (", improved" if up else ""))}'
+        tip = f"project {k + 1}: {pic.mod_names[tile] if tile is not None else 'empty'}" + (", improved" if up else "")
+        pic.add(f'<g {_target("project", p, k)}>{_title(tip)}'
                 f'<rect x="{sx:.0f}" y="{py}" width="{slot - 4:.0f}" height="30" rx="3" '
                 f'fill="{"#e6d5ee" if tile is not None else "#f6f6f6"}" stroke="#96a"/>',
                 _text(sx + 4, py + 12, f"{k + 1}{' up' if up else ''}", 9, fill="#777"),

@@ -2602,6 +2602,13 @@ cdef class State:
         state_returns(&self.data.c, &self.c, out)
         return [out[p] for p in range(self.c.num_players)]
 
+    def winners(self):
+        """The seats that won once the game is over (the highest return; a tie after R127's tie-breakers
+        shares the win), ascending; empty before the end."""
+        ret = self.returns()
+        best = max(ret)
+        return [p for p in range(len(ret)) if best > 0 and ret[p] == best]
+
     def condition_count(self, cond, player):
         """How many times `player` fulfils a scoring condition ('SC05' or its index 0..ncond-1)."""
         self._check_seat(player)

@@ -390,9 +390,7 @@ def final_report(sess: Session) -> None:
     for p, (score, parts) in enumerate(zip(s.scores(), s.score_breakdown())):
         nonzero = ", ".join(f"{k} {v}" for k, v in parts.items() if v) or "-"
         print(f"  {sess.name(p):<10} {score:4d} VP  ({nonzero})")
-    ret = s.returns()
-    best = max(ret)
-    winners = [p for p in range(len(ret)) if ret[p] == best and best > 0]
+    winners = s.winners()
     names = " and ".join(sess.name(p) for p in winners)
     verb = "win (shared)" if len(winners) > 1 else "wins"
     print(f"Winner: {names} {verb}; ties are broken as in the rules (R127).")
@@ -617,13 +615,10 @@ def _table_other_placement(sess: Session, con: Console, started: bool) -> None:
     print_events(sess)
 
 
-SETUP_OPTIONS = COMPONENT_FIELDS
-
-
 def table_setup_from_args(args: argparse.Namespace) -> TableSetup | None:
     """The table's setup from --setup-file and the setup options (missing fields are asked later); None when
     the game starts from --load, --position or a practice --seed, which bring their own setup."""
-    given = [f"--{f}" for f in SETUP_OPTIONS if getattr(args, f) is not None]
+    given = [f"--{f}" for f in COMPONENT_FIELDS if getattr(args, f) is not None]
     given += ["--setup-file"] if args.setup_file else []
     start = "--load" if args.load else "--position" if args.position else "--seed" if args.seed is not None \
         else None
@@ -635,7 +630,7 @@ def table_setup_from_args(args: argparse.Namespace) -> TableSetup | None:
     setup = TableSetup()
     if args.setup_file:
         read_setup_file(args.setup_file, setup)
-    options = [("players", args.players), ("seat", args.seat)] + [(f, getattr(args, f)) for f in SETUP_OPTIONS]
+    options = [("players", args.players), ("seat", args.seat)] + [(f, getattr(args, f)) for f in COMPONENT_FIELDS]
     if args.setup == "printed" and args.actions is None:
         options.append(("actions", "printed"))
     for name, value in options:

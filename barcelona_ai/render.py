@@ -23,7 +23,7 @@ ACTION_CODES = {
     "BUILD_2_NARROW": "NAR", "BUILD_INTERSECTION": "INT", "IMPROVE_MODERNISME": "IMP",
     "TAKE_MODERNISME": "TAK", "BUILD_PUBLIC_SERVICE": "PS", "MOVE_TRAM": "TRM", "CERDA_PLUS_2": "CER",
 }
-__all__ = ["render_state", "render_player"]
+__all__ = ["render_state", "render_player", "section_ends", "title_words", "ACTION_CODES", "CLASS_LETTERS"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def _tracks(v: _View) -> list[str]:
             else:
                 cells.append(f"{'*' + str(vp):>3}" if i in marks else f"{vp:>3}")
         line = f"{CLASS_LETTERS[k]} |"
-        ends = _section_ends(v, k)
+        ends = section_ends(v.ed, k)
         for i, cell in enumerate(cells):
             line += cell
             if i in ends:
@@ -247,12 +247,17 @@ def _tracks(v: _View) -> list[str]:
     return out
 
 
-def _section_ends(v: _View, k: int) -> set[int]:
-    """Last index of each section of track k (from the data file)."""
+def section_ends(edition: Any, k: int) -> set[int]:
+    """Last index of each section of citizen track k (from the data file); also board_svg's."""
     try:
-        return {int(sec[1]) for sec in v.ed.raw["citizen_tracks"][("WORKING", "MIDDLE", "UPPER")[k]]["sections"]}
+        return {int(sec[1]) for sec in edition.raw["citizen_tracks"][("WORKING", "MIDDLE", "UPPER")[k]]["sections"]}
     except (KeyError, TypeError, IndexError, ValueError):
         return set()
+
+
+def title_words(name: str) -> str:
+    """A data file's name as words: 'SANT_ANTONI' -> 'Sant Antoni'."""
+    return " ".join(w.capitalize() for w in name.split("_"))
 
 
 def _cerda(v: _View) -> list[str]:
@@ -294,7 +299,7 @@ def _public_services(v: _View) -> list[str]:
         left = sv.public_services_left[k]
         if left is None:
             continue
-        title = " ".join(w.capitalize() for w in name.split("_"))
+        title = title_words(name)
         if left > 0:
             idx = per_stack - left
             what = f"{left} left, next {t['ps_cost'][idx]} coins -> {t['ps_vp'][idx]} VP"
@@ -372,7 +377,7 @@ def _player_lines(v: _View, p: int) -> list[str]:
         name = v.mod_name[tile] if tile is not None else "-"
         mods.append(f"{k + 1}:{name} {'up' if pl.modernisme_up[k] else 'down'}")
     out += _wrap(" Modernisme: ", mods, "  ")
-    built = [" ".join(w.capitalize() for w in t["ps_names"][k].split("_")) for k in range(len(t["ps_names"]))
+    built = [title_words(t["ps_names"][k]) for k in range(len(t["ps_names"]))
              if k in pl.public_services]
     out += _wrap(" Public Services: ", built)
     hand = pl.hand
@@ -406,9 +411,7 @@ def _status(v: _View) -> str:
     cp = sv.current_player
     if state.is_terminal():
         scores = state.scores()
-        ret = state.returns()
-        best = max(ret) if ret else 0
-        winners = [str(p) for p in range(v.n) if ret[p] == best and best > 0]
+        winners = [str(p) for p in state.winners()]
         return (f"Game over. Scores: {', '.join(f'P{p} {s}' for p, s in enumerate(scores))}. "
                 f"Winner: player {' and '.join(winners)}.")
     if cp == C["CHANCE"]:

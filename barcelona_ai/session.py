@@ -198,10 +198,10 @@ class Session:
         strength figures measure. Its numbers are not shown: it reads its own hand (A6)."""
         return self.opponent.choose(self.state)
 
-    def hints(self) -> list:
-        """The engine's 3 best turn plans for the seat, which decides now (hint budget); remembered so that
-        planned_action(k) can play them."""
-        plans = self.engine.hints(self.state, self.hint_limit, top=3)
+    def hints(self, limit=None) -> list:
+        """The engine's 3 best turn plans for the seat, which decides now (at `limit`, default the hint budget);
+        remembered so that planned_action(k) can play them."""
+        plans = self.engine.hints(self.state, limit or self.hint_limit, top=3)
         self.plans = ([e.get("id") for e in self.record.actions], plans)
         return plans
 
@@ -355,8 +355,9 @@ def _names(players: int, seat: int) -> list[str]:
 def play_session(seat: int, limit, players: int | None = None, seed: int | None = None, setup: str = "random",
                  load: "str | GameRecord | None" = None, hint_limit=None) -> Session:
     """A game against the engine (it plays every seat but `seat`), new or continued from the record `load` (a
-    file, or a GameRecord read already). Without a seed the chance seed is secret (Session.secret_seed) until the game is over: it would
-    tell every hand and every future draw. A whole game's record brings its own seed."""
+    file, or a GameRecord read already). Without a seed the chance seed is secret (Session.secret_seed) until
+    the game is over: it would tell every hand and every future draw. A whole game's record brings its own
+    seed."""
     from .engine import Engine
     secret = seed is None
     if load:
@@ -393,9 +394,10 @@ def table_session(seat: int | None, limit, players: int | None = None, seed: int
                   setup: str = "random", load: "str | GameRecord | None" = None,
                   position: "str | dict | None" = None, table=None) -> Session:
     """A game at a real table seen from `seat`: continued from the record `load` (file or GameRecord), started
-    from the position `position` (file or document), from the table's setup `table` (a complete table_setup.TableSetup), or, for
-    practice, from the seeded setup new_game(players, seed). `seed` (default 0) also samples the hidden hands.
-    A record or a viewpoint position brings its seat: a different `seat` is an error; None takes it."""
+    from the position `position` (file or document), from the table's setup `table` (a complete
+    table_setup.TableSetup), or, for practice, from the seeded setup new_game(players, seed). `seed` (default 0)
+    also samples the hidden hands. A record or a viewpoint position brings its seat: a different `seat` is an
+    error; None takes it."""
     from .engine import Engine
     given = [x for x, v in (("--load", load), ("--position", position), ("the table's setup", table)) if v]
     if len(given) > 1:

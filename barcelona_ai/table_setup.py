@@ -35,7 +35,7 @@ from .render import ACTION_CODES
 from .tables import ACTION_KINDS, CLASSES, load_edition
 
 FIELDS = ("players", "seat", "actions", "cerda", "display", "services", "hand")
-COMPONENT_FIELDS = FIELDS[2:]         # what lies on the table (players and seat aside): `table`'s options, the web form
+COMPONENT_FIELDS = FIELDS[2:]         # what lies on the table (not players, seat): table's options, the web form
 CLASS_LETTERS = ("W", "M", "U")
 
 
@@ -357,5 +357,5 @@ def prompt(name: str, setup: TableSetup) -> str:
     return text.format(services=", ".join(service_short(s) for s in names().services))
 
 
-__all__ = ["TableSetup", "SetupError", "FIELDS", "COMPONENT_FIELDS", "parse_field", "format_field", "set_field", "read_setup_file",
-           "check_setup", "setup_document", "setup_from_document", "prompt", "service_short"]
+__all__ = ["TableSetup", "SetupError", "FIELDS", "COMPONENT_FIELDS", "parse_field", "format_field", "set_field",
+           "read_setup_file", "check_setup", "setup_document", "setup_from_document", "prompt", "service_short"]

@@ -39,8 +39,8 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from .errors import BarcelonaError
-from .webapi import (GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document, game_document,
-                     position_document, record_document, table_setup_fields)
+from .webapi import (MAX_ITERATIONS, GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document,
+                     game_document, int_field, position_document, record_document, table_setup_fields)
 
 __all__ = ["create_app", "serve", "STATIC_FILES"]
 
@@ -95,6 +95,12 @@ class _Endpoints:
     def game_of(self, request: Request):
         return self.games.get(request.path_params["gid"])
 
+    def locked(self, request: Request, work):
+        """work(game) for the request's game, with the game's lock held."""
+        game = self.game_of(request)
+        with game.lock:
+            return work(game)
+
     def setup_fields(self, request, body):
         return {"fields": table_setup_fields()}
 
@@ -102,52 +108,39 @@ class _Endpoints:
         return game_document(self.games.create(body))
 
     def show(self, request, body):
-        game = self.game_of(request)
-        with game.lock:
-            return game_document(game)
+        return self.locked(request, game_document)
 
     def move(self, request, body):
-        game = self.game_of(request)
         unknown = sorted(set(body) - {"id", "move"})
         if unknown:
             raise WebRequestError(f"{unknown[0]}: unknown field of a move (give 'id' or 'move')")
-        with game.lock:
-            lines = game.move(body.get("id"), body.get("move"))
-            return {"game": game_document(game), "lines": lines}
+        return self.locked(request, lambda game: _with_game(game, lines=game.move(body.get("id"),
+                                                                                  body.get("move"))))
 
     def step(self, request, body):
-        game = self.game_of(request)
-        with game.lock:
-            lines = game.step()
-            return {"game": game_document(game), "lines": lines}
+        return self.locked(request, lambda game: _with_game(game, lines=game.step()))
 
     def undo(self, request, body):
-        game = self.game_of(request)
-        with game.lock:
-            message = game.undo()
-            return {"game": game_document(game), "message": message}
+        return self.locked(request, lambda game: _with_game(game, message=game.undo()))
 
     def hint(self, request, body):
-        game = self.game_of(request)
-        iterations = _iterations(body.get("iterations"))
-        with game.lock:
+        iterations = int_field(body, "iterations", 1, MAX_ITERATIONS, None)
+
+        def timed(game):
             t0 = time.perf_counter()
             hints = game.hints(iterations)
             return {"hints": hints, "seconds": round(time.perf_counter() - t0, 3)}
+        return self.locked(request, timed)
 
     def stop(self, request, body):
         self.game_of(request).stop_analysis()
         return {"stopped": True}
 
     def record(self, request, body):
-        game = self.game_of(request)
-        with game.lock:
-            return record_document(game)
+        return self.locked(request, record_document)
 
     def position(self, request, body):
-        game = self.game_of(request)
-        with game.lock:
-            return position_document(game)
+        return self.locked(request, position_document)
 
     def new_review(self, request, body):
         return self.reviews.start(body).document()
@@ -163,7 +156,8 @@ class _Endpoints:
         try:
             game = self.game_of(request)
             raw = request.query_params.get("iterations")
-            iterations = _iterations(int(raw) if raw is not None and raw.isdigit() else raw)
+            iterations = int_field({"iterations": int(raw) if raw is not None and raw.isdigit() else raw},
+                                   "iterations", 1, MAX_ITERATIONS, None)
             with game.lock:
                 stream = game.analysis_stream(iterations)
         except (BarcelonaError, ValueError) as exc:
@@ -172,10 +166,9 @@ class _Endpoints:
                                  headers={"Cache-Control": "no-cache"})
 
 
-def _iterations(value) -> int | None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1_000_000):
-        raise WebRequestError(f"iterations: expected an integer from 1 to 1000000, not {value!r}")
-    return value
+def _with_game(game, **answer) -> dict:
+    """An answer that changed the game: what it says, and the game document after it."""
+    return {**answer, "game": game_document(game)}
 
 
 async def _events(request: Request, game, stream):

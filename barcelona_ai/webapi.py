@@ -38,7 +38,8 @@ from .session import Session, draw_entry, hidden_draw_entry, other_placement, ow
 from .table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, prompt, set_field
 
 __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "game_document", "action_target",
-           "Reviews", "table_setup_fields", "MAX_GAMES", "DEFAULT_ITERATIONS", "DEFAULT_HINT_ITERATIONS"]
+           "Reviews", "table_setup_fields", "int_field", "MAX_GAMES", "MAX_ITERATIONS", "DEFAULT_ITERATIONS",
+           "DEFAULT_HINT_ITERATIONS"]
 
 MAX_GAMES = 64                      # games one server keeps (the oldest is dropped beyond)
 MAX_ITERATIONS = 1_000_000
@@ -50,7 +51,8 @@ LOG_LINES = 60                      # the game log lines a document carries (the
 # ---------------------------------------------------------------------------------------------------------------
 # request fields
 
-def _int_field(doc: dict, name: str, lo: int, hi: int, default: int | None) -> int | None:
+def int_field(doc: dict, name: str, lo: int, hi: int, default: int | None) -> int | None:
+    """Field `name` of a request: an integer in lo..hi (not a bool), or `default` when it is absent."""
     value = doc.get(name, default)
     if value is None:
         return None
@@ -146,10 +148,10 @@ class WebGame:
             return "step"
         return "you"
 
-    def choices(self) -> list[int]:
-        """The action ids the page may send now (empty when it may not choose)."""
+    def choices(self, waiting: str | None = None) -> list[int]:
+        """The action ids the page may send now (empty when it may not choose); `waiting` if known already."""
         sess = self.session
-        waiting = self.waiting()
+        waiting = waiting or self.waiting()
         if waiting == "draw":
             return [C["A_DRAW"] + k for k in sess.draw_choices()[1]]
         if waiting in ("you", "reveal"):
@@ -181,7 +183,7 @@ class WebGame:
 
     def _action_of(self, action: Any, text: Any, waiting: str) -> int:
         sess = self.session
-        choices = self.choices()
+        choices = self.choices(waiting)
         if action is None:
             if waiting == "draw":
                 return sess.own_draw_entry(text, sess.draw_choices()[1])["id"]
@@ -198,8 +200,9 @@ class WebGame:
         """Play the next entry nobody here decides: the engine's move (play mode), a chance outcome, another
         player's hidden draw (table), an only choice. Returns the new log lines."""
         sess = self.session
-        if self.waiting() != "step":
-            raise NotNow("the game waits for your decision" if self.waiting() != "over" else "the game is over")
+        waiting = self.waiting()
+        if waiting != "step":
+            raise NotNow("the game is over" if waiting == "over" else "the game waits for your decision")
         s = sess.state
         self.stop_analysis()
         if s.is_chance_node():
@@ -227,9 +230,7 @@ class WebGame:
         moves, and the seat's win probability and expected final score."""
         self.check_seat_decides()
         sess = self.session
-        if iterations is not None:
-            sess.hint_limit = Limit(iterations=iterations)
-        plans = sess.hints()
+        plans = sess.hints(None if iterations is None else Limit(iterations=iterations))
         return [plan_document(sess, plan, k) for k, plan in enumerate(plans, 1)]
 
     def analysis_stream(self, iterations: int | None, interval: float = 0.4):
@@ -266,13 +267,44 @@ def plan_targets(state, actions: list[int]) -> list[str | None]:
     return out
 
 
-class Games:
-    """The server's games by id. Ids are random (two tabs, two games); at most MAX_GAMES are kept."""
+class _Store:
+    """What the server keeps (games, reviews) by a random id (two tabs, two games), at most `limit`: the oldest
+    goes first (dropped() is told)."""
+
+    def __init__(self, what: str, limit: int = MAX_GAMES):
+        self._items: dict = {}
+        self._lock = threading.Lock()
+        self.what = what
+        self.limit = limit
+
+    @staticmethod
+    def new_id() -> str:
+        return secrets.token_hex(8)
+
+    def add(self, item) -> None:
+        with self._lock:
+            while len(self._items) >= self.limit:
+                self.dropped(self._items.pop(next(iter(self._items))))
+            self._items[item.id] = item
+
+    def dropped(self, item) -> None:
+        """An item dropped to make room."""
+
+    def get(self, key: str):
+        item = self._items.get(key)
+        if item is None:
+            raise GameNotFound(f"no {self.what} {key!r} on this server (it may have been dropped: start a new one)")
+        return item
+
+
+class Games(_Store):
+    """The server's games."""
 
     def __init__(self, max_games: int = MAX_GAMES):
-        self._games: dict[str, WebGame] = {}
-        self._lock = threading.Lock()
-        self.max_games = max_games
+        super().__init__("game", max_games)
+
+    def dropped(self, item: WebGame) -> None:
+        item.stop_analysis()
 
     def create(self, doc: Any) -> WebGame:
         """A new game from the page's options (NEW_GAME_FIELDS): mode 'play' (against the engine) or 'table'
@@ -282,11 +314,12 @@ class Games:
         mode = doc.get("mode", "play")
         if mode not in ("play", "table"):
             raise WebRequestError(f"mode: expected 'play' or 'table', not {mode!r}")
-        players = _int_field(doc, "players", 2, 4, None)
-        seat = _int_field(doc, "seat", 0, 3, None)
-        seed = _int_field(doc, "seed", 0, 2**63 - 1, None)
-        limit = Limit(iterations=_int_field(doc, "iterations", 1, MAX_ITERATIONS, DEFAULT_ITERATIONS))
-        hint_limit = Limit(iterations=_int_field(doc, "hint_iterations", 1, MAX_ITERATIONS, DEFAULT_HINT_ITERATIONS))
+        players = int_field(doc, "players", 2, 4, None)
+        seat = int_field(doc, "seat", 0, 3, None)
+        seed = int_field(doc, "seed", 0, 2**63 - 1, None)
+        limit = Limit(iterations=int_field(doc, "iterations", 1, MAX_ITERATIONS, DEFAULT_ITERATIONS))
+        hint_limit = Limit(iterations=int_field(doc, "hint_iterations", 1, MAX_ITERATIONS,
+                                                 DEFAULT_HINT_ITERATIONS))
         record = _record_field(doc)
         position = _dict_field(doc, "position")
         if record is not None and seat is None:
@@ -302,17 +335,8 @@ class Games:
             table = _table_setup(doc, players, seat)
             sess = table_session(seat, hint_limit, players=players, seed=seed, load=record, position=position,
                                  table=table)
-        game = WebGame(secrets.token_hex(8), sess)
-        with self._lock:
-            while len(self._games) >= self.max_games:
-                self._games.pop(next(iter(self._games))).stop_analysis()
-            self._games[game.id] = game
-        return game
-
-    def get(self, gid: str) -> WebGame:
-        game = self._games.get(gid)
-        if game is None:
-            raise GameNotFound(f"no game {gid!r} on this server (it may have been dropped: start a new one)")
+        game = WebGame(self.new_id(), sess)
+        self.add(game)
         return game
 
 
@@ -360,17 +384,13 @@ def action_target(state, a: int) -> str | None:
 # ---------------------------------------------------------------------------------------------------------------
 # the game as the page sees it
 
-def _caption(game: WebGame) -> str:
+def _caption(game: WebGame, waiting: str) -> str:
     sess = game.session
     s = sess.state
     if s.is_terminal():
-        scores = s.scores()
-        ret = s.returns()
-        best = max(ret)
-        winners = [sess.name(p) for p in range(len(ret)) if ret[p] == best and best > 0]
-        return "Game over: " + ", ".join(f"{sess.name(p)} {v} VP" for p, v in enumerate(scores)) + \
-            f". Winner: {' and '.join(winners)}."
-    waiting = game.waiting()
+        winners = " and ".join(sess.name(p) for p in s.winners())
+        return "Game over: " + ", ".join(f"{sess.name(p)} {v} VP" for p, v in enumerate(s.scores())) + \
+            f". Winner: {winners}."
     round_no = s.view().round_number
     if waiting == "placement":
         return f"Round {round_no}: {sess.name(s.current_player())} places citizens: enter what they placed"
@@ -392,11 +412,13 @@ def game_document(game: WebGame) -> dict:
     over = s.is_terminal()
     viewpoint = None if over else sess.seat
     view = s.view(viewpoint=viewpoint)
-    caption = _caption(game)
-    legal = [{"id": a, "move": _choice_text(game, a), "target": action_target(s, a)} for a in game.choices()]
+    waiting = game.waiting()
+    caption = _caption(game, waiting)
+    legal = [{"id": a, "move": _choice_text(s, a, waiting), "target": action_target(s, a)}
+             for a in game.choices(waiting)]
     doc = {
         "id": game.id, "mode": sess.mode, "seat": sess.seat, "players": s.num_players, "names": sess.names,
-        "waiting": game.waiting(), "to_move": view.current_player if view.current_player >= 0 else None,
+        "waiting": waiting, "to_move": view.current_player if view.current_player >= 0 else None,
         "caption": caption, "round": view.round_number,
         "svg": board_svg(s, viewpoint, sess.board_marks(), caption, you=sess.seat),
         "legal": legal, "can_undo": any(sess.typed),
@@ -407,18 +429,15 @@ def game_document(game: WebGame) -> dict:
         "over": over,
     }
     if over:
-        ret = s.returns()
-        doc["result"] = {"scores": list(s.scores()), "returns": list(ret),
-                         "winners": [p for p in range(len(ret)) if ret[p] == max(ret) and max(ret) > 0]}
+        doc["result"] = {"scores": list(s.scores()), "returns": list(s.returns()), "winners": s.winners()}
         if sess.mode == "play":
             doc["seed"] = sess.seed            # the replay key, shown once the game is over
     return doc
 
 
-def _choice_text(game: WebGame, a: int) -> str:
-    if game.waiting() == "draw":
-        return f"draw {'WMU'[a - C['A_DRAW']]}"
-    return game.session.state.action_to_string(a)
+def _choice_text(state, a: int, waiting: str) -> str:
+    """A choice's notation; the seat's own draw at a table is written as the seat enters it ('draw W')."""
+    return draw_entry(a - C["A_DRAW"])["move"] if waiting == "draw" else state.action_to_string(a)
 
 
 def record_document(game: WebGame) -> dict:
@@ -499,28 +518,20 @@ class ReviewJob:
                 "decision": decision}
 
 
-class Reviews:
-    """The server's reviews by id."""
+class Reviews(_Store):
+    """The server's reviews."""
 
     def __init__(self):
-        self._jobs: dict[str, ReviewJob] = {}
+        super().__init__("review")
 
     def start(self, doc: Any) -> ReviewJob:
         doc = _check_keys(doc, REVIEW_FIELDS, "the review")
         record = _record_field(doc)
         if record is None:
             raise WebRequestError("record: a review needs the game record to review")
-        iterations = _int_field(doc, "iterations", 1, MAX_ITERATIONS, 500)
-        seed = _int_field(doc, "seed", 0, 2**63 - 1, 0)
-        job = ReviewJob(secrets.token_hex(8), record, iterations, seed)
-        if len(self._jobs) >= MAX_GAMES:
-            self._jobs.pop(next(iter(self._jobs)))
-        self._jobs[job.id] = job
+        iterations = int_field(doc, "iterations", 1, MAX_ITERATIONS, 500)
+        seed = int_field(doc, "seed", 0, 2**63 - 1, 0)
+        job = ReviewJob(self.new_id(), record, iterations, seed)
+        self.add(job)
         job.thread.start()
-        return job
-
-    def get(self, rid: str) -> ReviewJob:
-        job = self._jobs.get(rid)
-        if job is None:
-            raise GameNotFound(f"no review {rid!r} on this server")
         return job

@@ -226,6 +226,11 @@ def place_markers(doc, counts):
 
 
 def ending(vp, cerda=None, sagrada=None, markers=None, players=4):
+    return ended(vp, cerda, sagrada, markers, players).returns()
+
+
+def ended(vp, cerda=None, sagrada=None, markers=None, players=4):
+    """The finished game of the last turn with these VP (and tie-breaker counts)."""
     def f(doc):
         for p in range(players):
             set_vp(doc, p, vp[p])
@@ -237,7 +242,7 @@ def ending(vp, cerda=None, sagrada=None, markers=None, players=4):
             place_markers(doc, markers)
     s = last_turn(players=players, fn=f)
     assert s.is_terminal()
-    return s.returns()
+    return s
 
 
 def test_R126_most_vp_wins():
@@ -266,6 +271,14 @@ def test_R127_shared_victory_when_everything_ties():
 def test_returns_are_zero_before_the_end():
     s = last_turn(seat=1)
     assert s.returns() == [0.0] * 4
+    assert s.winners() == []
+
+
+def test_R126_R127_winners_are_the_seats_with_the_best_return():
+    assert ended([50, 60, 40, 59]).winners() == [1]
+    assert ended([60, 60, 60, 10], cerda=[6, 6, 6, 6], sagrada=[2, 2, 2, 2], markers=[4, 5, 3, 8]).winners() == [1]
+    assert ended([60, 60, 59, 60], cerda=[6, 6, 6, 6], sagrada=[2, 2, 2, 2],
+                 markers=[3, 3, 3, 3]).winners() == [0, 1, 3]                  # a shared victory
 
 
 # ---------------------------------------------------------------------------------------------------------
