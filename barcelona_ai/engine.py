@@ -85,11 +85,14 @@ class SearchSettings:
     evaluate_at: str = "turn_end"   # leaf="model"/"mix": where the network evaluates: at the tree's "leaf", or at
                                     #   the "turn_end" the rollout policy reaches from it (a state between turns)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
+    choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
+                                    #   else the most visited), or "forecast" (the highest reported win
+                                    #   probability among the actions that pass the hints' visits rule)
 
     def params(self) -> dict:
         """The settings the compiled search reads (validated by search.make_params)."""
         return make_params(**{k: v for k, v in asdict(self).items()
-                              if k not in ("threads", "reuse_tree", "root_halving", "model")})
+                              if k not in ("threads", "reuse_tree", "root_halving", "model", "choose")})
 
     def value_model(self) -> ValueModel | None:
         """The value network the search evaluates leaves with (None for leaf="rollout")."""
@@ -200,18 +203,28 @@ class _Search:
     is sliced (analysis streams)."""
 
     def __init__(self, state: State, player: int, call_seed: int, trees: list[Tree], limit: Limit,
-                 halving: bool):
+                 halving: bool, choose: str = "visits"):
         self.state = state
         self.player = player
         self.call_seed = call_seed
         self.trees = trees
         self.halving = halving
+        self.choose = choose                        # SearchSettings.choose
         n = len(trees)
         its = limit.iterations or 0
         self.left = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else None
         self.deadline = time.monotonic() + limit.time if limit.time else None
         self.stopped = False
         self.model: ValueModel | None = None        # the leaves' evaluation, if the engine has one
+        self._start_iterations = self._root_iterations()   # a reused tree has run some already
+        self.counted = 0                            # iterations already added to the engine's count
+
+    def _root_iterations(self) -> int:
+        return sum(t.root_stats()["iterations"] for t in self.trees)
+
+    def iterations(self) -> int:
+        """Iterations this call has run so far."""
+        return self._root_iterations() - self._start_iterations
 
     def done(self) -> bool:
         if self.stopped:
@@ -289,6 +302,9 @@ class Engine:
         if isinstance(self.settings.threads, bool) or not isinstance(self.settings.threads, int) or \
                 not 1 <= self.settings.threads <= 64:
             raise BarcelonaError(f"search setting threads must be 1..64, not {self.settings.threads!r}")
+        if self.settings.choose not in CHOICE_RULES:
+            raise BarcelonaError(f"search setting choose must be one of {', '.join(CHOICE_RULES)}, not "
+                                 f"{self.settings.choose!r}")
         if self.settings.root_halving not in (None, True, False):
             raise BarcelonaError(f"search setting root_halving must be true, false or None, not "
                                  f"{self.settings.root_halving!r}")
@@ -300,6 +316,28 @@ class Engine:
                                  f"({MAX_TOTAL_NODES * Tree.node_bytes() / 2**30:.1f} GiB)")
         self._last: tuple | None = None        # (player, history, root state, trees) of the last search
         self._running: _Search | None = None
+        self._iterations_done = 0               # iterations of the searches run so far (the running one's not)
+        self._count_lock = threading.Lock()
+
+    @property
+    def iterations_searched(self) -> int:
+        """Iterations this engine's calls have run so far, the running call's included: read it from any
+        thread to show progress (progress.SearchProgress); nothing is decided by it."""
+        with self._count_lock:
+            running = self._running
+            return self._iterations_done + (running.iterations() - running.counted if running else 0)
+
+    def _run(self, search: _Search, slice_seconds: float | None = None) -> None:
+        """search.run(slice_seconds), visible meanwhile to stop() and iterations_searched."""
+        self._running = search
+        try:
+            search.run(slice_seconds)
+        finally:
+            with self._count_lock:
+                self._running = None
+                now = search.iterations()
+                self._iterations_done += now - search.counted
+                search.counted = now
 
     def stop(self) -> None:
         """Stop the search running now (from another thread): the call returns the answer of the work done."""
@@ -347,20 +385,17 @@ class Engine:
             self._last = (player, tuple(state.history()), state.clone(), trees)
         for t in trees:
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
-        search = _Search(state, player, call_seed, trees, limit, halving)
+        search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
         search.model = self._model
         return search
 
     def _finish(self, search: _Search, answer):
         """Run `search` to its end and return answer(search); on Ctrl-C, SearchInterrupted with the answer so
         far (None if there is none yet)."""
-        self._running = search
         try:
-            search.run()
+            self._run(search)
         except SearchInterrupted:
             raise SearchInterrupted(_answer_or_none(answer, search)) from None
-        finally:
-            self._running = None
         return answer(search)
 
     def _reused_trees(self, state: State, player: int) -> list[Tree] | None:
@@ -389,7 +424,8 @@ class Engine:
         return self._finish(search, _best_action)
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:
-        """The `top` best turn plans: this player's decisions until another player or chance is next."""
+        """The `top` best first moves, each as a turn plan: this player's decisions until another player or
+        chance is next (_hints)."""
         _check_top(top)
         search = self._start(state, limit, viewpoint)
         return self._finish(search, lambda sr: _hints(sr, top))
@@ -433,13 +469,10 @@ class AnalysisStream:
         sr = self._search
         if sr.done() and self.latest is not None:
             raise StopIteration
-        self._engine._running = sr
         try:
-            sr.run(self._interval)
+            self._engine._run(sr, self._interval)
         except SearchInterrupted:
             raise SearchInterrupted(_answer_or_none(lambda x: _analysis(x, self._top), sr)) from None
-        finally:
-            self._engine._running = None
         self.latest = _analysis(sr, self._top)
         return self.latest
 
@@ -475,11 +508,11 @@ def _view(search: _Search) -> State:
 
 
 def _best_action(search: _Search) -> int:
-    order = _root_order(search.merged())
+    order = _root_order(search)
     return order[0] if order else search.state.legal_actions()[0]
 
 
-def _move_info(view: State, player: int, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
+def _move_info(view: State, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
     v = max(stats["visits"], 1)
     return MoveInfo(actions=list(keys), moves=_notation(view, keys), visits=stats["visits"],
                     win_prob=[x / v for x in stats["win"]], expected_score=[x / v for x in stats["score"]],
@@ -490,40 +523,44 @@ def _move_info(view: State, player: int, keys: list[int], stats: dict, main: lis
 # least HINT_MIN_VISITS visits): rarer plans are the search's exploration, not its opinion.
 HINT_MIN_SHARE = 0.01
 HINT_MIN_VISITS = 10
+CHOICE_RULES = ("visits", "forecast")
+
+
+def _visits_floor(kids: dict) -> float:
+    """The visits a root action's numbers must rest on to be shown after the first hint (or chosen by
+    choose="forecast")."""
+    return max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(st["visits"] for st in kids.values()))
 
 
 def _hints(search: _Search, top: int) -> list[MoveInfo]:
-    """The `top` turn plans: the main plan of every first move in the engine's order (the first is best_move's
-    move), then the other plans. A main plan shows its first move's statistics over every thread (the numbers
-    of analyse's moves; the first hint's are the root value, _root_value); another plan those of its last
-    decision. The visits rule: see HINT_MIN_SHARE."""
+    """The `top` best first moves in the engine's order (the first is best_move's move), each with its main
+    plan (_main_plan) and its statistics over every thread: analyse's numbers for that move, the first hint's
+    being the root value (_root_value). The visits rule: a move after the first is listed only when its
+    numbers rest on enough visits (_visits_floor)."""
     merged, player, view = search.merged(), search.player, _view(search)
     kids = merged.root_children()
-    ranked = []                     # (rank of the plan among its first move's plans, rank of the first move)
-    for first, key in enumerate(_root_order(merged)):
+    floor = _visits_floor(kids)
+    shown: list[MoveInfo] = []
+    for key in _root_order(search):
         st = kids[key]
+        if shown and st["visits"] < floor:
+            continue
         tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
-        leaves = sorted(_plan_leaves(tree, node, player, [key]),
-                        key=lambda kl: (-tree.node(kl[1])["visits"], kl[0]))
-        for i, (keys, end) in enumerate(leaves):
-            nd = tree.node(end)
-            stats = st if i == 0 else {"visits": nd["visits"], "win": nd["win"], "score": nd["score"]}
-            ranked.append((i, first, _move_info(view, player, keys, stats,
-                                                _main_line(view, player, keys, tree, end))))
-    ranked.sort(key=lambda r: (r[0], r[1]))      # the main plan of every first move, in the engine's order
-    floor = max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(st["visits"] for st in kids.values()))
-    shown = [m for _, _, m in ranked[:1]] + [m for _, _, m in ranked[1:] if m.visits >= floor]
-    return shown[:top]
+        keys, end = _main_plan(tree, node, player, [key], search.choose, floor)
+        shown.append(_move_info(view, keys, st, _main_line(view, player, keys, tree, end)))
+        if len(shown) == top:
+            break
+    return shown
 
 
 def _candidates(search: _Search, view: State, top: int) -> list[MoveInfo]:
     merged = search.merged()
     kids = merged.root_children()
     out = []
-    for key in _root_order(merged)[:top]:
+    for key in _root_order(search)[:top]:
         st = kids[key]
         tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
-        out.append(_move_info(view, search.player, [key], st, _main_line(view, search.player, [key], tree, node)))
+        out.append(_move_info(view, [key], st, _main_line(view, search.player, [key], tree, node)))
     return out
 
 
@@ -549,7 +586,7 @@ def _root_value(search: _Search) -> tuple[list[float], list[float]]:
     agree."""
     merged = search.merged()
     kids = merged.root_children()
-    best = kids[_root_order(merged)[0]]
+    best = kids[_root_order(search)[0]]
     v = max(best["visits"], 1)
     return [x / v for x in best["win"]], [x / v for x in best["score"]]
 
@@ -603,10 +640,17 @@ def _analysis(search: _Search, top: int) -> Analysis:
 # ---------------------------------------------------------------------------------------------------------------
 # tree walking helpers
 
-def _root_order(merged: _Merged) -> list[int]:
-    """Root actions in the engine's order of preference: the sequential-halving survivors first (if it ran),
-    then by visits; ties go to the lower id."""
+def _root_order(search: _Search) -> list[int]:
+    """Root actions in the engine's order of preference. choose="visits": the sequential-halving survivors first
+    (if it ran), then by visits. choose="forecast": the actions whose numbers pass the hints' visits rule
+    (_visits_floor) by their reported win probability for the searching player (then expected score), then the
+    others by visits. Ties go to the lower id."""
+    merged = search.merged()
     kids = merged.root_children()
+    if search.choose == "forecast":
+        floor = _visits_floor(kids)
+        return sorted(kids, key=lambda k: _preference({**kids[k], "key": k}, search.player, "forecast", floor),
+                      reverse=True)
     survivors = {t.survivor for t in merged.trees} - {None}
     return sorted(kids, key=lambda k: (k not in survivors, -kids[k]["visits"], k))
 
@@ -623,15 +667,25 @@ def _notation(state: State, keys: list[int]) -> list[str]:
     return out
 
 
-def _plan_leaves(tree: Tree, node: int, player: int, keys: list[int]):
-    """Turn plans below a root child: follow the player's own decisions until someone else or chance decides."""
-    nd = tree.node(node)
-    kids = [c for c in tree.children(node) if tree.node(c)["visits"] > 0]
-    if nd["to_move"] != player or not kids:
-        yield keys, node
-        return
-    for c in kids:
-        yield from _plan_leaves(tree, c, player, keys + [tree.node(c)["key"]])
+def _main_plan(tree: Tree, node: int, player: int, keys: list[int], choose: str, floor: float):
+    """A first move's turn plan: the player's own decisions below `node` until someone else or chance decides,
+    each the one the engine prefers there (choose="visits": the most visited; "forecast": the highest win
+    probability among those visited at least `floor` times, else the most visited). Returns (keys, end node)."""
+    while tree.node(node)["to_move"] == player:
+        kids = [c for c in tree.children(node) if tree.node(c)["visits"] > 0]
+        if not kids:
+            break
+        node = max(kids, key=lambda c: _preference(tree.node(c), player, choose, floor))
+        keys = keys + [tree.node(node)["key"]]
+    return keys, node
+
+
+def _preference(nd: dict, player: int, choose: str, floor: float) -> tuple:
+    """Sort key of a child at one of the player's own decisions (larger is preferred; ties: lower id)."""
+    v = nd["visits"]
+    if choose == "forecast" and v >= floor:
+        return (1, nd["win"][player] / v, nd["score"][player] / v, v, -nd["key"])
+    return (0, 0.0, 0.0, v, -nd["key"])
 
 
 def _main_line(view: State, player: int, keys: list[int], tree: Tree, node: int, length: int = 12) -> list[str]:

@@ -7,8 +7,8 @@ never holds one, and a search bar appears only once the search has run a second 
 clean. A bar is removed when its work is done (``leave=False``).
 
 A search is not changed by its bar: the call runs in the calling thread as before (Ctrl-C still interrupts
-it), and a thread reads how many iterations the engine's running search has done (Engine._running, the
-trees' root statistics; nothing that decides anything) a few times a second.
+it), and a thread reads how many iterations the engine has run (Engine.iterations_searched; nothing that
+decides anything) a few times a second.
 """
 from __future__ import annotations
 
@@ -51,14 +51,6 @@ def bar(total: int, desc: str, unit: str = "it", enabled: bool = True, stream=No
         yield tick
 
 
-def _running_iterations(engine) -> tuple[object, int] | None:
-    """(the running search, its iterations so far) of an Engine, or None when it is not searching."""
-    search = getattr(engine, "_running", None)
-    if not getattr(search, "trees", None):
-        return None
-    return search, _iterations_of(search)
-
-
 class SearchProgress:
     """A bar for one or more searches of `engine` under a total budget `limit` (iterations, or time): shows
     the iterations done, the time spent and the time left. Use as a context manager around the engine calls;
@@ -75,12 +67,12 @@ class SearchProgress:
         self.interval = interval
         self.active = not _quiet(self.stream)
         self.iterations = 0
-        self._done_before = 0
-        self._search = None
+        self._start = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def __enter__(self) -> "SearchProgress":
+        self._start = self.engine.iterations_searched
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
         return self
@@ -88,17 +80,11 @@ class SearchProgress:
     def __exit__(self, *exc) -> None:
         self._stop.set()
         self._thread.join()
-        self._count(final=True)
+        self._count()
 
-    def _count(self, final: bool = False) -> int:
-        """Iterations so far: those of the searches seen finished, and the running (or last) one's."""
-        now = _running_iterations(self.engine)
-        if now is not None and now[0] is not self._search:
-            if self._search is not None:
-                self._done_before += _iterations_of(self._search)
-            self._search = now[0]
-        current = _iterations_of(self._search) if self._search is not None else 0
-        self.iterations = self._done_before + current
+    def _count(self) -> int:
+        """Iterations the engine's calls have run since the bar began."""
+        self.iterations = self.engine.iterations_searched - self._start
         return self.iterations
 
     def _bar(self) -> tqdm:
@@ -125,13 +111,6 @@ class SearchProgress:
         finally:
             if t is not None:
                 t.close()
-
-
-def _iterations_of(search) -> int:
-    try:
-        return sum(t.root_stats()["iterations"] for t in search.trees)
-    except (AttributeError, KeyError, TypeError):
-        return 0
 
 
 __all__ = ["bar", "SearchProgress", "SEARCH_DELAY"]

@@ -292,3 +292,44 @@ def test_hints_rest_on_enough_visits():
     assert all(h.visits >= max(HINT_MIN_VISITS, HINT_MIN_SHARE * 4000) for h in hints[1:])
     tiny = Engine(seed=1).hints(s, Limit(iterations=12), top=5)
     assert len(tiny) >= 1 and all(h.visits >= HINT_MIN_VISITS for h in tiny[1:])
+
+
+def test_choosing_by_forecast_ranks_by_the_numbers_shown():
+    """choose="forecast" (a setting the arena rejected: README, What was measured): the move played is the one
+    with the highest reported win probability among those passing the visits rule, so no later hint shows a
+    higher one; best_move, hints and analyse still agree (issue #10)."""
+    s, budget = mid_game(2, seed=9), Limit(iterations=4000)
+    hints = Engine(seed=2, choose="forecast").hints(s, budget, top=5)
+    me = s.current_player()
+    assert len(hints) >= 2
+    assert all(a.win_prob[me] >= b.win_prob[me] for a, b in zip(hints, hints[1:]))
+    assert len({h.actions[0] for h in hints}) == len(hints)
+    best = Engine(seed=2, choose="forecast").best_move(s, budget)
+    a = Engine(seed=2, choose="forecast").analyse(s, budget)
+    assert hints[0].actions[0] == best == a.moves[0].action
+    assert hints[0].win_prob == [p.win_prob for p in a.players]
+    # the same trees as choose="visits" (the rule acts only on the answer): the same iterations and nodes
+    assert a.nodes == Engine(seed=2).analyse(s, budget).nodes
+    with pytest.raises(BarcelonaError, match="choose"):
+        Engine(choose="best")
+    with pytest.raises(BarcelonaError, match="choose"):
+        make_bot("ismcts:100,choose=best")
+
+
+def test_iterations_searched_counts_every_call():
+    """Engine.iterations_searched (what progress bars read): the iterations of the calls so far, each call
+    counted once, a reused tree's earlier iterations not again."""
+    s = mid_game(2, seed=9)
+    e = Engine(seed=1)
+    assert e.iterations_searched == 0
+    e.analyse(s, Limit(iterations=500))
+    e.best_move(s, Limit(iterations=300))
+    assert e.iterations_searched == 800
+    with e.analysis(s, Limit(iterations=400), interval=0.01) as stream:
+        for _ in stream:
+            pass
+    assert e.iterations_searched == 1200
+    reusing = Engine(seed=1, reuse_tree=True)
+    reusing.best_move(s, Limit(iterations=300))
+    reusing.best_move(s, Limit(iterations=300))           # the same position: the tree goes on from 300
+    assert reusing.iterations_searched == 600
