@@ -366,3 +366,32 @@ def readme_adapter_example(module: str) -> str:
     found = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if module in b]
     assert len(found) == 1, f"README: one example importing {module} in 'In OpenSpiel and PettingZoo'"
     return found[0]
+
+
+def transcribe(state: State, seat: int, rng, own_mark: str = "") -> tuple[list[str], list[int]]:
+    """The game played on from `state` with random decisions and chance (`rng`), as the player in `seat` types
+    it at the table: every decision with a choice (the seat's own prefixed with `own_mark`), other players'
+    placements with both citizens named, own draws, reveals with a choice; never the other players' draws
+    (A6). Returns the lines and the true final scores. `state` is played on."""
+    s, lines = state, []
+    while not s.is_terminal():
+        acts = s.legal_actions()
+        if s.is_chance_node():
+            a = rng.choices(*zip(*s.chance_outcomes()))[0]
+            reveal = acts[0] >= CONSTANTS["A_REVEAL"]
+            if (reveal and len(acts) > 1) or (not reveal and s.turn_player == seat):
+                lines.append(s.action_to_string(a))
+            s.apply(a)
+            continue
+        p = s.current_player()
+        a = rng.choice(acts)
+        if p != seat and s.phase == CONSTANTS["PH_PLACE"] and a < CONSTANTS["A_INT_PICK"]:
+            c, top = divmod(a - CONSTANTS["A_PLACE"], 3)
+            hand = list(s.hand(p))
+            hand[top] -= 1
+            rest = [k for k in range(3) for _ in range(hand[k])]
+            lines.append(f"place ({c % 5},{c // 5}) {'WMU'[top]}" + (f"/{'WMU'[rest[0]]}" if rest else ""))
+        elif len(acts) > 1:
+            lines.append((own_mark if p == seat else "") + s.action_to_string(a))
+        s.apply(a)
+    return lines, s.scores()

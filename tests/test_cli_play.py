@@ -22,6 +22,8 @@ from barcelona_ai.record import give_hand, make_drawable, unseen_pool
 from barcelona_ai.record import GameRecord, place_with_known_citizens
 from barcelona_ai.session import Session
 
+from helpers import transcribe
+
 
 def cli(args, lines, timeout=240):
     text = "".join(line + "\n" for line in lines)
@@ -180,35 +182,8 @@ def test_table_mode_entries_hint_hidden_draws_and_bad_input(tmp_path):
 
 
 def _transcribe(players, seed, seat=0):
-    """A seeded random game, as the player in `seat` would type it at the table: every decision with a choice,
-    other players' placements with both citizens named, own draws and Modernisme reveals; never the other
-    players' draws (A6). Returns the lines and the true final scores."""
-    s = new_game(players=players, seed=seed)
-    rng = random.Random(seed + 100)
-    lines = []
-    while not s.is_terminal():
-        acts = s.legal_actions()
-        if s.is_chance_node():
-            a = rng.choices(*zip(*s.chance_outcomes()))[0]
-            if acts[0] >= C["A_REVEAL"]:
-                if len(acts) > 1:
-                    lines.append(s.action_to_string(a))
-            elif s.turn_player == seat:
-                lines.append(s.action_to_string(a))
-            s.apply(a)
-            continue
-        p = s.current_player()
-        a = rng.choice(acts)
-        if p != seat and s.phase == C["PH_PLACE"] and a < C["A_INT_PICK"]:
-            c, top = divmod(a - C["A_PLACE"], 3)
-            hand = list(s.hand(p))
-            hand[top] -= 1
-            rest = [k for k in range(3) for _ in range(hand[k])]
-            lines.append(f"place ({c % 5},{c // 5}) {'WMU'[top]}" + (f"/{'WMU'[rest[0]]}" if rest else ""))
-        elif len(acts) > 1:
-            lines.append(s.action_to_string(a))
-        s.apply(a)
-    return lines, s.scores()
+    """A seeded random game, as the player in `seat` would type it at the table (helpers.transcribe)."""
+    return transcribe(new_game(players=players, seed=seed), seat, random.Random(seed + 100))
 
 
 def test_table_mode_whole_games_typed_from_one_seat_reach_the_true_scores():

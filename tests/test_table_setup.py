@@ -9,11 +9,12 @@ import sys
 
 import pytest
 
-from barcelona_ai import CONSTANTS as C
 from barcelona_ai import State, new_game
 from barcelona_ai.record import GameRecord
 from barcelona_ai.table_setup import (FIELDS, SetupError, TableSetup, check_setup, format_field, parse_field,
                                       read_setup_file, set_field, setup_document, setup_from_document)
+
+from helpers import transcribe
 
 SETUP = {"players": "2", "seat": "1", "actions": "COB INT CER WID IMP / CLO PS TAK COI NAR / TRM",
          "cerda": "SC01 SC03 SC14", "display": "SC08 SC09 SC12 SC18",
@@ -147,31 +148,6 @@ def test_a_viewpoint_document_is_checked_against_the_seat(tmp_path):
     assert p.returncode == 2 and "is a position, not a game record" in p.stderr and "table --position" in p.stderr
 
 
-def _transcribe(state: State, seat: int, rng: random.Random) -> tuple[list[str], list[int]]:
-    """The game played on from `state` with random decisions and chance, typed as `seat` would at the table:
-    every decision with a choice, other players' placements with both citizens, own draws, reveals with a
-    choice; never the other players' draws (A6). The lines and the final scores."""
-    s, lines = state, []
-    while not s.is_terminal():
-        acts = s.legal_actions()
-        if s.is_chance_node():
-            a = rng.choices(*zip(*s.chance_outcomes()))[0]
-            if (acts[0] >= C["A_REVEAL"] and len(acts) > 1) or (acts[0] < C["A_REVEAL"] and s.turn_player == seat):
-                lines.append(s.action_to_string(a))
-            s.apply(a)
-            continue
-        p = s.current_player()
-        a = rng.choice(acts)
-        if p != seat and s.phase == C["PH_PLACE"] and a < C["A_INT_PICK"]:
-            c, top = divmod(a - C["A_PLACE"], 3)
-            hand = list(s.hand(p))
-            hand[top] -= 1
-            rest = [k for k in range(3) for _ in range(hand[k])]
-            lines.append(f"place ({c % 5},{c // 5}) {'WMU'[top]}" + (f"/{'WMU'[rest[0]]}" if rest else ""))
-        elif len(acts) > 1:
-            lines.append(("!" if p == seat else "") + s.action_to_string(a))
-        s.apply(a)
-    return lines, s.scores()
 
 
 def test_a_table_game_from_a_typed_real_setup_to_its_end(tmp_path):
@@ -179,7 +155,7 @@ def test_a_table_game_from_a_typed_real_setup_to_its_end(tmp_path):
     `eval` on another player's turn and `?` on our own, then saved; the final scores are the game's and equal
     a replay of the saved record."""
     truth = State.from_json(setup_document(make_setup()), seed=11)       # the real hands of the others
-    moves, scores = _transcribe(truth, 1, random.Random(5))
+    moves, scores = transcribe(truth, 1, random.Random(5), own_mark="!")
     first_own = next(i for i, m in enumerate(moves) if m.startswith("!"))
     moves = [m.lstrip("!") for m in moves]
     moves[first_own:first_own] = ["?", "eval"]
