@@ -697,7 +697,7 @@ def _main_line(view: State, player: int, keys: list[int], tree: Tree, node: int,
         kids = tree.children(node)
         if not kids:
             break
-        node = max(kids, key=lambda c: (tree.node(c)["visits"], -tree.node(c)["key"]))
+        node = max(kids, key=lambda c: _preference(tree.node(c), player, "visits", 0.0))
         if tree.node(node)["visits"] == 0:
             break
         line_keys.append(tree.node(node)["key"])
