@@ -40,6 +40,20 @@ def int_range(lo: int, hi: int, what: str = "an integer"):
     return parse
 
 
+def number_range(lo: float, hi: float, what: str = "a number"):
+    """An argparse type: a finite number in [lo, hi]."""
+    def parse(s: str) -> float:
+        try:
+            v = float(s)
+        except (ValueError, TypeError):
+            raise argparse.ArgumentTypeError(f"expected {what} from {lo:g} to {hi:g}, not {_text(s)}") from None
+        if not math.isfinite(v) or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"expected {what} from {lo:g} to {hi:g}, not {_text(s)}")
+        return v
+    parse.__name__ = "number"
+    return parse
+
+
 def seconds(hi: float = MAX_SECONDS):
     """An argparse type: a finite number of seconds in (0, hi]."""
     def parse(s: str) -> float:

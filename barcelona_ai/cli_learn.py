@@ -2,7 +2,7 @@
 
     barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
                           [--ray local|auto|ADDRESS]
-    barcelona-ai train DATA_DIR... --out MODEL.json [--hidden 64,32] [--seed K] [--epochs N]
+    barcelona-ai train DATA_DIR... --out MODEL.json [--hidden 64,32] [--seed K] [--epochs N] [--alpha A]...
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
     barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
 
@@ -76,10 +76,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     from .datagen import load_dataset
     from .train import TrainSettings, train
     data = load_dataset(*args.data)
-    settings = TrainSettings(hidden=args.hidden, seed=args.seed, max_iter=args.epochs)
+    settings = TrainSettings(hidden=args.hidden, seed=args.seed, max_iter=args.epochs,
+                             alphas=tuple(args.alpha) if args.alpha else TrainSettings.alphas)
     print(f"train: {len(data['game'])} rows of {len(set(data['game'].tolist()))} games; network "
           f"{len(data['features'][0]) if len(data['game']) else 0}-{'-'.join(map(str, settings.hidden))}-2, "
-          f"seed {settings.seed}")
+          f"seed {settings.seed}, L2 penalties {', '.join(f'{a:g}' for a in settings.alphas)}")
     doc, report = train(data, settings)
     out = Path(args.out)
     try:
@@ -189,6 +190,9 @@ def register(sub) -> None:
     t.add_argument("--seed", type=A.seed, default=0, help="seed of the split and the fit (default 0)")
     t.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
                    help="training epochs (default 60)")
+    t.add_argument("--alpha", type=A.number_range(1e-6, 1e6, "an L2 penalty"), action="append", metavar="A",
+                   help="an L2 penalty to try (repeat it for several; the best on the validation games is kept; "
+                        "default 1, 3, 10 and 30: one fit each)")
     t.set_defaults(func=cmd_train, command="train")
 
     e = sub.add_parser("evaluate", help="calibration of a value model on held-out datasets",

@@ -14,6 +14,7 @@ cdef enum:
 cdef enum:
     ROLLOUT_UNIFORM = 0        # uniformly random legal actions
     ROLLOUT_HEURISTIC = 1      # choose a kind of decision first, preferring doing over declining
+    ROLLOUT_GREEDY = 2         # the heuristic's kind of decision, then its action with the best static value
 
 cdef enum:
     LEAF_ROLLOUT = 0           # play the rollout policy to the end: the result is the iteration's value (v0)

@@ -208,6 +208,63 @@ cdef inline action_t policy_choice(const DataC* d, const StateC* s, const action
         return build_choice(d, acts, n, rng)
     return heuristic_choice(acts, n, rng)
 
+cdef action_t best_by_value(const DataC* d, const StateC* s, const action_t* acts, int n,
+                            uint64_t* rng) noexcept nogil:
+    """The action among acts after which the decider's static_value is highest (each applied to a copy of s),
+    ties broken at random."""
+    cdef StateC tmp
+    cdef int i, ties = 0, p = state_current_player(d, s)
+    cdef double v, best = -1e300
+    cdef action_t choice = acts[0]
+    if n == 1:
+        return acts[0]
+    for i in range(n):
+        memcpy(&tmp, s, sizeof(StateC))
+        state_apply(d, &tmp, acts[i])
+        v = static_value(d, &tmp, p)
+        if v > best + 1e-9:
+            best = v
+            choice = acts[i]
+            ties = 1
+        elif v > best - 1e-9:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                choice = acts[i]
+    return choice
+
+cdef action_t greedy_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
+                            uint64_t* rng) noexcept nogil:
+    """The greedy rollout policy: placements as the heuristic policy plays them; otherwise the heuristic policy's
+    kind of decision (a construction's building type), and of that kind the action with the best static_value
+    for the decider (best_by_value) instead of one at random."""
+    cdef action_t same[MAX_LEGAL]
+    cdef action_t a
+    cdef int i, m = 0, t
+    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:
+        return place_choice(d, s, acts, n, rng)
+    if acts[0] >= A_BUILD and acts[n - 1] < A_DRAW:
+        t = d.opt_type[build_choice(d, acts, n, rng) - A_BUILD]
+        for i in range(n):
+            if d.opt_type[acts[i] - A_BUILD] == t:
+                same[m] = acts[i]
+                m += 1
+    else:
+        a = heuristic_choice(acts, n, rng)
+        for i in range(n):
+            if kind_of(acts[i]) == kind_of(a):
+                same[m] = acts[i]
+                m += 1
+    return best_by_value(d, s, same, m, rng)
+
+cdef inline action_t policy_move(const DataC* d, const StateC* s, int policy, const action_t* acts, int n,
+                                 uint64_t* rng) noexcept nogil:
+    """The rollout policy's action at a decision: uniform, heuristic (policy_choice) or greedy (greedy_choice)."""
+    if policy == ROLLOUT_HEURISTIC:
+        return policy_choice(d, s, acts, n, rng)
+    if policy == ROLLOUT_GREEDY:
+        return greedy_choice(d, s, acts, n, rng)
+    return acts[rand_below(rng, n)]
+
 cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, int n,
                        double* prior) noexcept nogil:
     """prior[i]: the probability that the heuristic rollout policy (policy_choice) plays acts[i]."""
@@ -244,7 +301,7 @@ cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept 
             state_apply(d, s, state_sample_chance(d, s, rng))
         else:
             n = state_legal_actions(d, s, buf)
-            state_apply(d, s, policy_choice(d, s, buf, n, rng))
+            state_apply(d, s, policy_move(d, s, policy, buf, n, rng))
         count += 1
 
 cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
@@ -265,10 +322,7 @@ cdef inline void policy_step(const DataC* d, StateC* s, int policy, uint64_t* rn
         state_apply(d, s, state_sample_chance(d, s, rng))
         return
     n = state_legal_actions(d, s, buf)
-    if policy == ROLLOUT_HEURISTIC:
-        state_apply(d, s, policy_choice(d, s, buf, n, rng))
-    else:
-        state_apply(d, s, buf[rand_below(rng, n)])
+    state_apply(d, s, policy_move(d, s, policy, buf, n, rng))
 
 cdef int rollout_steps(const DataC* d, StateC* s, int policy, int steps, uint64_t* rng) noexcept nogil:
     """At most `steps` actions (chance outcomes included) of the rollout policy; returns how many."""
@@ -479,7 +533,7 @@ cdef class Tree:
         widen = self.p.widen_c <= 0 or nu == n or \
             nchildren < self.p.widen_c * pow(self.nodes[node].visits + 1.0, self.p.widen_alpha) + 1.0
         if nu > 0 and widen and self.n < self.p.max_nodes:
-            if self.p.rollout == ROLLOUT_HEURISTIC:         # untried actions in the rollout policy's order
+            if self.p.rollout != ROLLOUT_UNIFORM:           # untried actions in the heuristic policy's order
                 best = self.new_node(node, policy_choice(&self.data.c, s, untried, nu, &self.rng), cp, -2)
             else:
                 best = self.new_node(node, untried[rand_below(&self.rng, nu)], cp, -2)
@@ -855,6 +909,7 @@ def _count(name, value, lo, hi):
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
                "turn_end"}
+ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
 LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX}
 EVALUATE_AT = ("leaf", "turn_end")
 
@@ -864,7 +919,7 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
-    rollouts = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}
+    rollouts = ROLLOUTS
     if not isinstance(reward, str) or reward not in rewards:
         raise BarcelonaError(f"search setting reward must be one of {sorted(rewards)}, not {reward!r}")
     if not isinstance(rollout, str) or rollout not in rollouts:
@@ -899,12 +954,18 @@ def static_value_of(State state, int player):
     return static_value(&state.data.c, &state.c, player)
 
 
+def _policy_id(name):
+    if not isinstance(name, str) or name not in ROLLOUTS:
+        raise BarcelonaError(f"rollout policy must be one of {sorted(ROLLOUTS)}, not {name!r}")
+    return ROLLOUTS[name]
+
+
 def rollout_games(State state, int n, seed, policy="heuristic"):
     """n rollouts from state with the given policy (benchmarks, policy comparisons); returns actions applied."""
     cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
     cdef StateC tmp
     cdef long long total = 0
-    cdef int pol = ROLLOUT_HEURISTIC if policy == "heuristic" else ROLLOUT_UNIFORM
+    cdef int pol = _policy_id(policy)
     cdef int i
     with nogil:
         for i in range(n):
@@ -960,19 +1021,29 @@ def policy_distribution(State state):
     return {buf[i]: prior[i] for i in range(n)}
 
 
-def policy_samples(State state, int n, seed):
-    """{action: count} of n choices of the heuristic rollout policy at a decision (checks policy_distribution)."""
+def policy_samples(State state, int n, seed, policy="heuristic"):
+    """{action: count} of n choices of a rollout policy at a decision (checks policy_distribution)."""
     cdef action_t buf[MAX_LEGAL]
     cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
-    cdef int m, i
+    cdef int m, i, pol = _policy_id(policy)
     counts = {}
     if state_current_player(&state.data.c, &state.c) < 0:
         raise BarcelonaError("the rollout policy decides only at a player's decision")
     m = state_legal_actions(&state.data.c, &state.c, buf)
     for i in range(n):
-        a = policy_choice(&state.data.c, &state.c, buf, m, &rng)
+        a = policy_move(&state.data.c, &state.c, pol, buf, m, &rng)
         counts[a] = counts.get(a, 0) + 1
     return counts
+
+
+def greedy_group(State state, int action):
+    """The group of actions the greedy rollout policy compares `action` within: its kind of decision (action_kind),
+    or for a construction 100 + its building type (CORNER, L1, L2, L3)."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise BarcelonaError(f"no action {action}")
+    if A_BUILD <= action < A_DRAW:
+        return 100 + state.data.c.opt_type[action - A_BUILD]
+    return action_kind(action)
 
 
 def kind_weights():
@@ -981,7 +1052,7 @@ def kind_weights():
 
 
 def policy_game(int players, setup_seed, seed, policies):
-    """A whole game where seat i plays rollout policy policies[i] ('uniform' or 'heuristic'); returns the
+    """A whole game where seat i plays rollout policy policies[i] (a ROLLOUTS name); returns the
     final state's (scores, returns). Cheap head-to-head comparisons of rollout policies."""
     cdef State st = State.new(players, setup_seed)
     cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
@@ -990,7 +1061,7 @@ def policy_game(int players, setup_seed, seed, policies):
     cdef int n, cp, i
     cdef double r[MAX_PLAYERS]
     for i in range(players):
-        pol[i] = ROLLOUT_HEURISTIC if policies[i] == "heuristic" else ROLLOUT_UNIFORM
+        pol[i] = _policy_id(policies[i])
     with nogil:
         while True:
             cp = state_current_player(&st.data.c, &st.c)
@@ -1000,9 +1071,6 @@ def policy_game(int players, setup_seed, seed, policies):
                 state_apply(&st.data.c, &st.c, state_sample_chance(&st.data.c, &st.c, &rng))
             else:
                 n = state_legal_actions(&st.data.c, &st.c, buf)
-                if pol[cp] == ROLLOUT_HEURISTIC:
-                    state_apply(&st.data.c, &st.c, policy_choice(&st.data.c, &st.c, buf, n, &rng))
-                else:
-                    state_apply(&st.data.c, &st.c, buf[rand_below(&rng, n)])
+                state_apply(&st.data.c, &st.c, policy_move(&st.data.c, &st.c, pol[cp], buf, n, &rng))
     state_returns(&st.data.c, &st.c, r)
     return st.scores(), [r[i] for i in range(players)]

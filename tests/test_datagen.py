@@ -106,8 +106,11 @@ def test_commands(tmp_path, capsys):
     assert main(["generate", "--out", str(data), "--games", "3", "--players", "2", "--bot", "greedy",
                  "--per-shard", "2"]) == 0
     assert "2 games are in the shards written already; playing the other 1" in capsys.readouterr().out
-    assert main(["train", str(data), "--out", str(model), "--hidden", "4", "--epochs", "5"]) == 0
-    assert "model written" in capsys.readouterr().out
+    assert main(["train", str(data), "--out", str(model), "--hidden", "4", "--epochs", "5", "--alpha", "3",
+                 "--alpha", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "L2 penalties 3, 0.5" in out and "model written" in out
+    assert set(json.loads(model.read_text())["trained"]["alpha_losses"]) == {"3.0", "0.5"}
     assert main(["evaluate", str(data), "--model", str(model), "--json"]) == 0
     metrics = json.loads(capsys.readouterr().out)
     assert metrics["games"] == 3 and set(metrics) >= {"brier_skill", "by_third", "reliability", "score_mae"}
@@ -120,6 +123,8 @@ def test_commands(tmp_path, capsys):
     (["generate", "--out", "{tmp}/x", "--games", "2", "--bot", "ismcts:abc"], "ismcts:abc"),
     (["generate", "--out", "{tmp}/x", "--records", "{tmp}"], "no game records"),
     (["train", "{tmp}", "--out", "{tmp}/m.json"], "not a dataset"),
+    (["train", "{tmp}", "--out", "{tmp}/m.json", "--alpha", "nan"], "L2 penalty"),
+    (["train", "{tmp}", "--out", "{tmp}/m.json", "--alpha", "0"], "L2 penalty"),
     (["evaluate", "{tmp}/nothing"], "dataset"),
 ])
 def test_command_errors(tmp_path, capsys, argv, words):

@@ -180,6 +180,41 @@ def test_policy_distribution_matches_the_rollout_policy():
         policy_distribution(s)
 
 
+def test_greedy_rollout_policy_takes_the_best_static_value_of_the_heuristic_kind():
+    """rollout="greedy": at a decision that is not a placement, the heuristic policy's kind of decision (a
+    construction's building type), and of that kind an action after which the decider's static value is
+    highest; placements as the heuristic plays them. As a player it beats the heuristic policy."""
+    from barcelona_ai.search import ROLLOUTS, greedy_group, policy_game, policy_samples, static_value_of
+    assert set(ROLLOUTS) == {"uniform", "heuristic", "greedy"}
+    rng = random.Random(6)
+    s = new_game(players=2, seed=6)
+    checked = 0
+    while not s.is_terminal() and checked < 20:
+        if s.is_chance_node():
+            s.apply(s.chance_outcomes()[0][0])
+            continue
+        me = s.current_player()
+        legal = s.legal_actions()
+        if s.action_to_string(legal[0]).split()[0] != "place" and len(legal) > 1:
+            value = {}
+            for a in legal:
+                s.apply(a)
+                value[a] = static_value_of(s, me)
+                s.undo()
+            for a in policy_samples(s, 40, seed=checked, policy="greedy"):
+                kin = [b for b in legal if greedy_group(s, b) == greedy_group(s, a)]
+                assert value[a] == max(value[b] for b in kin), s.action_to_string(a)
+            checked += 1
+        s.apply(rng.choice(legal))
+    assert checked == 20
+    games = [policy_game(2, 40 + g // 2, g, ["greedy", "heuristic"][::1 - 2 * (g % 2)]) for g in range(60)]
+    won = sum(r[g % 2] for g, (_, r) in enumerate(games))
+    assert won / 60 > 0.55                                     # 0.685 over 2,000 games (README)
+    assert policy_game(2, 40, 3, ["greedy", "greedy"]) == policy_game(2, 40, 3, ["greedy", "greedy"])
+    with pytest.raises(BarcelonaError, match="rollout"):
+        SearchSettings(rollout="best").params()
+
+
 def test_expansion_threshold():
     """A node below the root gets children only after expand_threshold visits; until then the rollout policy
     plays from it."""
