@@ -26,32 +26,30 @@ def _text(s: str) -> str:
     return repr(s if len(s) <= 40 else s[:37] + "...")
 
 
+def _ranged(convert, lo, hi, what: str, name: str):
+    """An argparse type: convert(s), finite and in lo..hi, else an error that states the range."""
+    def parse(s: str):
+        try:
+            v = convert(s)
+        except (ValueError, TypeError, OverflowError):
+            v = None
+        if v is None or (isinstance(v, float) and not math.isfinite(v)) or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"expected {what} from {lo:g} to {hi:g}, not {_text(s)}"
+                                             if isinstance(lo, float) else
+                                             f"expected {what} from {lo} to {hi}, not {_text(s)}")
+        return v
+    parse.__name__ = name
+    return parse
+
+
 def int_range(lo: int, hi: int, what: str = "an integer"):
     """An argparse type: an integer in lo..hi."""
-    def parse(s: str) -> int:
-        try:
-            v = int(s)
-        except (ValueError, TypeError):
-            raise argparse.ArgumentTypeError(f"expected {what} from {lo} to {hi}, not {_text(s)}") from None
-        if not lo <= v <= hi:
-            raise argparse.ArgumentTypeError(f"expected {what} from {lo} to {hi}, not {_text(s)}")
-        return v
-    parse.__name__ = "integer"
-    return parse
+    return _ranged(int, lo, hi, what, "integer")
 
 
 def number_range(lo: float, hi: float, what: str = "a number"):
     """An argparse type: a finite number in [lo, hi]."""
-    def parse(s: str) -> float:
-        try:
-            v = float(s)
-        except (ValueError, TypeError):
-            raise argparse.ArgumentTypeError(f"expected {what} from {lo:g} to {hi:g}, not {_text(s)}") from None
-        if not math.isfinite(v) or not lo <= v <= hi:
-            raise argparse.ArgumentTypeError(f"expected {what} from {lo:g} to {hi:g}, not {_text(s)}")
-        return v
-    parse.__name__ = "number"
-    return parse
+    return _ranged(float, float(lo), float(hi), what, "number")
 
 
 def seconds(hi: float = MAX_SECONDS):
