@@ -547,12 +547,17 @@ def _hints(search: _Search, top: int) -> list[MoveInfo]:
         st = kids[key]
         if shown and st["visits"] < floor:
             continue
-        tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
+        tree, node = _busiest_ref(st)
         keys, end = _main_plan(tree, node, player, [key], search.choose, floor)
         shown.append(_move_info(view, keys, st, _main_line(view, player, keys, tree, end)))
         if len(shown) == top:
             break
     return shown
+
+
+def _busiest_ref(st: dict) -> tuple[Tree, int]:
+    """(tree, node) of a merged root child's copy with the most visits: the thread whose subtree shows its plan."""
+    return max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
 
 
 def _candidates(search: _Search, view: State, top: int) -> list[MoveInfo]:
@@ -561,7 +566,7 @@ def _candidates(search: _Search, view: State, top: int) -> list[MoveInfo]:
     out = []
     for key in _root_order(search)[:top]:
         st = kids[key]
-        tree, node = max(st["refs"], key=lambda r: r[0].node(r[1])["visits"])
+        tree, node = _busiest_ref(st)
         out.append(_move_info(view, [key], st, _main_line(view, search.player, [key], tree, node)))
     return out
 

@@ -919,11 +919,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
-    rollouts = ROLLOUTS
     if not isinstance(reward, str) or reward not in rewards:
         raise BarcelonaError(f"search setting reward must be one of {sorted(rewards)}, not {reward!r}")
-    if not isinstance(rollout, str) or rollout not in rollouts:
-        raise BarcelonaError(f"search setting rollout must be one of {sorted(rollouts)}, not {rollout!r}")
     if not isinstance(turn_horizon, bool):
         raise BarcelonaError(f"search setting turn_horizon must be true or false, not {turn_horizon!r}")
     if isinstance(margin_scale, (int, float)) and margin_scale <= 0:
@@ -934,7 +931,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
         raise BarcelonaError(f"search setting evaluate_at must be one of {list(EVALUATE_AT)}, not {evaluate_at!r}")
     return {"c_uct": _finite("c_uct", c_uct, 0.0, 100.0), "reward": rewards[reward],
             "mix_weight": _finite("mix_weight", mix_weight, 0.0, 1.0),
-            "margin_scale": _finite("margin_scale", margin_scale, 0.0, 1e6), "rollout": rollouts[rollout],
+            "margin_scale": _finite("margin_scale", margin_scale, 0.0, 1e6),
+            "rollout": _policy_id(rollout, "search setting rollout"),
             "max_nodes": _count("max_nodes", max_nodes, 16, MAX_NODES_LIMIT),
             "bias_weight": _finite("bias_weight", bias_weight, 0.0, 1e6),
             "leaf_weight": _finite("leaf_weight", leaf_weight, 0.0, 1.0),
@@ -954,9 +952,10 @@ def static_value_of(State state, int player):
     return static_value(&state.data.c, &state.c, player)
 
 
-def _policy_id(name):
+def _policy_id(name, what="rollout policy"):
+    """The ROLLOUT_* id of a rollout policy's name."""
     if not isinstance(name, str) or name not in ROLLOUTS:
-        raise BarcelonaError(f"rollout policy must be one of {sorted(ROLLOUTS)}, not {name!r}")
+        raise BarcelonaError(f"{what} must be one of {sorted(ROLLOUTS)}, not {name!r}")
     return ROLLOUTS[name]
 
 
