@@ -117,11 +117,27 @@ def _sub(data: dict, mask: np.ndarray) -> dict:
     return {k: v[mask] for k, v in data.items()}
 
 
+def without_dead_units(layers: list[dict]) -> list[dict]:
+    """The same network without its dead hidden units: a unit whose incoming weights are all 0 and whose bias
+    is <= 0 puts out 0 for every input (ReLU), so it and its outgoing weights go. The L2 penalty that training
+    needs kills many (about half of the first layer's). Every output is bit for bit the one of the full
+    network: the forward pass (evaluation.net_forward) skips zero inputs and adds nothing for them."""
+    out = [dict(layer) for layer in layers]
+    for l in range(len(out) - 1):
+        alive = [j for j, (row, b) in enumerate(zip(out[l]["weight"], out[l]["bias"])) if any(row) or b > 0]
+        if not alive:                  # keep one unit: a layer must have a width (it puts out 0 all the same)
+            alive = [0]
+        out[l] = {"weight": [out[l]["weight"][j] for j in alive], "bias": [out[l]["bias"][j] for j in alive]}
+        out[l + 1] = {"weight": [[row[j] for j in alive] for row in out[l + 1]["weight"]],
+                      "bias": out[l + 1]["bias"]}
+    return out
+
+
 def model_document(net, mean, scale, power: float, settings: TrainSettings, data: dict, fit) -> dict:
     import sklearn
-    layers = [{"weight": np.asarray(w, dtype=np.float64).T.round(7).tolist(),
-               "bias": np.asarray(b, dtype=np.float64).round(7).tolist()}
-              for w, b in zip(net.coefs_, net.intercepts_)]
+    layers = without_dead_units([{"weight": np.asarray(w, dtype=np.float64).T.round(7).tolist(),
+                                  "bias": np.asarray(b, dtype=np.float64).round(7).tolist()}
+                                 for w, b in zip(net.coefs_, net.intercepts_)])
     return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": FEATURE_NAMES,
             "mean": mean.astype(np.float64).round(7).tolist(), "scale": scale.astype(np.float64).round(7).tolist(),
             "layers": layers, "to_come_scale": TO_COME_SCALE, "win_power": power,

@@ -10,7 +10,7 @@ from barcelona_ai import new_game
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
                                      ValueModel, features)
-from barcelona_ai.train import normalised_win
+from barcelona_ai.train import normalised_win, without_dead_units
 
 NF = len(FEATURE_NAMES)
 P0 = len(GLOBAL_NAMES) + 6                   # first feature of the seat's own block
@@ -189,3 +189,26 @@ def test_score_error_by_turns():
     s = walk(2, 3, 400)
     assert m.score_error(s, 0) == 10.0 and m.score_error(new_game(2, seed=1), 1) == 30.0
     assert m.score_error(new_game(3, seed=1), 0) == 0.0          # no table for 3 players
+
+
+def test_dead_units_are_dropped_and_every_output_stays_bit_for_bit():
+    """train.without_dead_units: hidden units with no incoming weight and a bias <= 0 always put out 0; the
+    network without them gives the very same floats (the L2 penalty kills about half of a trained first layer)."""
+    doc = random_doc(random.Random(5), widths=(NF, 12, 6, 2))
+    first, second = doc["layers"][0], doc["layers"][1]
+    for j in (0, 3, 4, 7):                     # dead: zero weights, bias <= 0 (-0.0 included)
+        first["weight"][j] = [0.0] * NF
+        first["bias"][j] = (-0.2, 0.0, -0.0, -1.0)[(0, 3, 4, 7).index(j)]
+    first["weight"][5] = [0.0] * NF            # a constant unit (bias > 0) stays
+    first["bias"][5] = 0.4
+    second["weight"][2] = [0.0] * 12           # dead in the second layer too
+    second["bias"][2] = -0.1
+    pruned = dict(doc, layers=without_dead_units(doc["layers"]))
+    assert [len(layer["bias"]) for layer in pruned["layers"]] == [8, 5, 2]
+    full, small = ValueModel(doc), ValueModel(pruned)
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        s = walk(players, seed, 60)
+        assert small.raw_outputs(s) == full.raw_outputs(s)
+        assert small.predict(s) == full.predict(s)
+    rows = np.asarray(features(walk(4, 9, 120)), dtype=np.float32)
+    assert np.array_equal(small.raw_rows(rows), full.raw_rows(rows))
