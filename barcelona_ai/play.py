@@ -417,14 +417,19 @@ def _human_turn_view(sess: Session, started: bool) -> None:
         print_compact(sess)
 
 
+def _game_over(sess: Session, con: Console) -> bool:
+    """At the end of the game: the final report and the offer to save the record."""
+    if not sess.state.is_terminal():
+        return False
+    final_report(sess)
+    offer_save(sess, con)
+    return True
+
+
 def run_play(sess: Session) -> int:
     con = Console()
-    while True:
+    while not _game_over(sess, con):
         s = sess.state
-        if s.is_terminal():
-            final_report(sess)
-            offer_save(sess, con)
-            return 0
         if s.is_chance_node():
             a = sess.chance_outcome()
             _announce_chance(sess, a)
@@ -450,6 +455,7 @@ def run_play(sess: Session) -> int:
         with SearchProgress(sess.opponent.engine, sess.limit, f"{sess.name(p)} is thinking"):
             a = sess.engine_move()
         _push_decision(sess, a, False)
+    return 0
 
 
 def _limit(args):
@@ -510,19 +516,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def run_table(sess: Session) -> int:
     con = Console()
-    while True:
-        s = sess.state
-        if s.is_terminal():
-            final_report(sess)
-            offer_save(sess, con)
-            return 0
+    while not _game_over(sess, con):
         try:
-            if s.is_chance_node():
+            if sess.state.is_chance_node():
                 _table_chance(sess, con)
             else:
                 _table_decision(sess, con)
         except _Undo:
             print("  " + sess.undo())
+    return 0
 
 
 def _table_chance(sess: Session, con: Console) -> None:

@@ -32,6 +32,28 @@ def game(players: int = 4, seed: int = 0, setup: str = "printed") -> State:
     return new_game(players=players, seed=seed, setup=setup)
 
 
+# ---- reading a state ---------------------------------------------------------------------------------------
+
+def pl(s: State, p: int = 0):
+    """Player p's part of the state's view."""
+    return s.view().players[p]
+
+
+def src(s: State, p: int, name: str) -> int:
+    """Player p's VP from one source (score_breakdown)."""
+    return s.score_breakdown()[p][name]
+
+
+def bits(lo: int, hi: int) -> int:
+    """A track's bitmask with spaces lo..hi-1 occupied."""
+    return ((1 << hi) - 1) & ~((1 << lo) - 1)
+
+
+def cond(name: str) -> int:
+    """The index of a scoring condition by its code (SC01 ...)."""
+    return [n.split()[0] for n in T["cond_names"]].index(name)
+
+
 # ---- documents ---------------------------------------------------------------------------------------------
 
 def position(state: State) -> dict:

@@ -16,9 +16,9 @@ from barcelona_ai import InvalidPositionError, State, new_game
 from barcelona_ai.invariants import check_invariants
 from barcelona_ai.tables import load_edition, space_name
 
-from helpers import (C, T, W, M, U, building, citizens, cobblestones, cross, edit, face_down, hand, intersection, own,
-                     passenger, place_id, projects, ps_built, space, street_id, tram_id, turn, warehouse_room, legal,
-                     refused)
+from helpers import (C, T, W, M, U, building, citizens, cobblestones, cross, edit, face_down, hand, intersection,
+                     legal, own, passenger, pl, place_id, projects, ps_built, refused, space, street_id, tram_id,
+                     turn, warehouse_room)
 
 A_END = C["A_END_ACTIONS"]
 A_SKIP = C["A_SKIP"]
@@ -30,10 +30,6 @@ PS_IDX = {n: i for i, n in enumerate(T["ps_names"])}
 
 
 # ---- helpers -------------------------------------------------------------------------------------------
-
-
-def pl(s, p=0):
-    return s.view().players[p]
 
 
 def frames(s):

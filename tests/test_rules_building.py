@@ -8,17 +8,12 @@ Upper 2,2,3,3,4 | 5,5,6,6,7 | 8,8,9,9,10, marks 3/8/13; Cerdà start 4).
 import pytest
 
 from barcelona_ai import IllegalActionError
-from helpers import (C, ED, M, T, U, W, all_bonus_rows_taken, at_build, build_id, building, building_space,
+from helpers import (C, ED, T, W, M, U, all_bonus_rows_taken, at_build, bits, build_id, building, building_space,
                      citizens, cross, edit, end_triggered, game, hand, intersection, markers_placed, mask, passenger,
-                     scored, track)
+                     pl, scored, track)
 
 TYPES = ("CORNER", "L1", "L2", "L3")
 A_BUILD, A_DRAW = C["A_BUILD"], C["A_DRAW"]
-
-
-def bits(lo, hi):
-    """Track bitmask with spaces lo..hi-1 occupied."""
-    return ((1 << hi) - 1) & ~((1 << lo) - 1)
 
 
 def full(k):
@@ -42,10 +37,6 @@ def options(s):
 
 def kinds_on(s, space_name):
     return {ty for sp, ty, _ in options(s) if sp == space_name}
-
-
-def pl(s, p):
-    return s.view().players[p]
 
 
 def marks(s, space_name):

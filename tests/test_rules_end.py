@@ -9,29 +9,14 @@ import random
 import pytest
 
 from barcelona_ai import new_game
-from helpers import (C, ED, M, T, U, W, build_id, building, citizens, cobblestones, edit, end_triggered,
-                     every_block_built, fill_crossings, game, hand, own, passenger, projects, scored, track, turn)
+from helpers import (C, ED, T, W, M, U, bits, build_id, building, citizens, cobblestones, edit, end_triggered,
+                     every_block_built, fill_crossings, game, hand, own, passenger, pl, projects, scored, src, track,
+                     turn)
 
 A_REVEAL = C["A_REVEAL"]
 W_MARKS = T["track_mark"][0]
 SOURCES = ("streets", "buildings", "actions", "intersections", "sidewalk", "sagrada", "public_services",
            "cerda_scoring", "cerda_overflow", "final_cobblestones", "final_passengers", "final_modernisme")
-
-
-def bits(lo, hi):
-    return ((1 << hi) - 1) & ~((1 << lo) - 1)
-
-
-def cond(name):
-    return [n.split()[0] for n in T["cond_names"]].index(name)
-
-
-def pl(s, p):
-    return s.view().players[p]
-
-
-def src(s, p, name):
-    return s.score_breakdown()[p][name]
 
 
 def set_vp(doc, p, vp):
@@ -41,8 +26,8 @@ def set_vp(doc, p, vp):
 
 def set_turns(doc, seat, before, after):
     """`seat` to move: the seats before it have completed `before` turns, the others `after` (R123)."""
-    for p, pl in enumerate(doc["players"]):
-        pl["turns"] = before if p < seat else after
+    for p, player in enumerate(doc["players"]):
+        player["turns"] = before if p < seat else after
 
 
 def last_turn(players=4, fn=None, seat=None):

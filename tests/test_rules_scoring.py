@@ -13,31 +13,16 @@ import pytest
 from barcelona_ai import State, new_game
 from barcelona_ai.tables import CLASSES
 
-from helpers import (C, ED, M, T, U, W, all_bonus_rows_taken, at_build, build_id, building, citizens, cobblestones,
-                     cross, edit, game, hand, intersection, markers_placed, mask, modernisme_piles, own, passenger,
-                     projects, ps_built, ps_in_play, scored, space, track, turn, warehouse_room, SPARE_SIDEWALK)
+from helpers import (C, ED, T, W, M, U, SPARE_SIDEWALK, all_bonus_rows_taken, at_build, bits, build_id, building,
+                     citizens, cobblestones, cond, cross, edit, game, hand, intersection, markers_placed, mask,
+                     modernisme_piles, own, passenger, pl, projects, ps_built, ps_in_play, scored, space, src, track,
+                     turn, warehouse_room)
 
 A_BUILD, A_DRAW, A_REVEAL = C["A_BUILD"], C["A_DRAW"], C["A_REVEAL"]
 MULT = T["cerda_mult"]
 START = T["cerda_start"]
 W_MARKS = T["track_mark"][0]
 PS = {n: i for i, n in enumerate(T["ps_names"])}
-
-
-def bits(lo, hi):
-    return ((1 << hi) - 1) & ~((1 << lo) - 1)
-
-
-def cond(name):
-    return [n.split()[0] for n in T["cond_names"]].index(name)
-
-
-def pl(s, p):
-    return s.view().players[p]
-
-
-def src(s, p, name):
-    return s.score_breakdown()[p][name]
 
 
 def chance_all(s):

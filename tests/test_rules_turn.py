@@ -12,7 +12,7 @@ import pytest
 
 
 from helpers import (C, T, W, M, U, build_id, citizens, cross, edit, every_block_built, fill_crossings, game, hand,
-                     intersection, mask, place_id, scored, space, street_id, track, legal, refused)
+                     intersection, legal, mask, pl, place_id, refused, scored, space, street_id, track)
 
 A_END = C["A_END_ACTIONS"]
 A_SKIP = C["A_SKIP"]
@@ -23,10 +23,6 @@ CHANCE = C["CHANCE"]
 
 
 
-
-
-def pl(s, p):
-    return s.view().players[p]
 
 
 def frames(s):
