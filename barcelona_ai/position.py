@@ -1069,7 +1069,7 @@ class _Reader:
     def _turn_checks(self):
         """The turn machinery against the phase and the rest of the position: what each phase may have pending
         (R34's four steps), the frame stack's shape, and every count a pending piece will use."""
-        r, t, n = self.r, self.t, self.n
+        r, t = self.r, self.t
         ph, cur, pls = r["phase"], r["cur"], r["pl"]
         pname = PHASES[ph]
         pc, used = r["place_crossing"], r["streets_used"]
@@ -1155,7 +1155,7 @@ class _Reader:
         frames, r, t, nm = self.frames, self.r, self.t, self.nm
         if not frames:
             return
-        cur, ph, pls = r["cur"], r["phase"], r["pl"]
+        cur, ph = r["cur"], r["phase"]
         top = len(frames) - 1
         for i, f in enumerate(frames):
             kname = FRAME_KINDS[f["kind"]]
@@ -1285,7 +1285,7 @@ class _Reader:
         itself (granted by an effect booking `grant_src`; None for an action tile taken from a street), or what its
         first choice pushes (core.pyx apply_grant), or, after a Tram move, what the Passenger's free action
         leaves (R84, A18)."""
-        nm, t, r = self.nm, self.t, self.r
+        t, r = self.t, self.r
         p = f["player"]
         pl = r["pl"][p]
         kind = FRAME_KINDS[f["kind"]]

@@ -4,7 +4,7 @@ last turn' summary and the board's last-move markers. What a seat's log says dep
 saw (A6): twin games, which differ only in the hands the seat did not see, give the same log."""
 import random
 
-from barcelona_ai import Engine, Limit, new_game
+from barcelona_ai import Engine, Limit
 from barcelona_ai.gamelog import changes, entry_lines, events, move_gain, summary
 from barcelona_ai.record import GameRecord
 from barcelona_ai.render import render_state

@@ -313,7 +313,7 @@ def test_R111_R73_issue8_refresh_after_a_take_emptied_the_stack_cannot_bring_bac
     turn discards the display and reveals 4 from that stack, so none of the 4 tiles it has just discarded can
     come back. (Reshuffling only at the next reveal, as the engine used to, put the stack empty at the
     refresh and the 4 discarded tiles back among its outcomes.)"""
-    display, last, earlier = 0b1111, 1 << 12, 0b1111 << 4
+    last, earlier = 1 << 12, 0b1111 << 4
 
     def f(doc):
         cerda_tiles(doc, ["SC15", "SC16", "SC17"])
