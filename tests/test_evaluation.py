@@ -196,9 +196,9 @@ def test_dead_units_are_dropped_and_every_output_stays_bit_for_bit():
     network without them gives the very same floats (the L2 penalty kills about half of a trained first layer)."""
     doc = random_doc(random.Random(5), widths=(NF, 12, 6, 2))
     first, second = doc["layers"][0], doc["layers"][1]
-    for j in (0, 3, 4, 7):                     # dead: zero weights, bias <= 0 (-0.0 included)
+    for j, bias in ((0, -0.2), (3, 0.0), (4, -0.0), (7, -1.0)):   # dead: zero weights, bias <= 0
         first["weight"][j] = [0.0] * NF
-        first["bias"][j] = (-0.2, 0.0, -0.0, -1.0)[(0, 3, 4, 7).index(j)]
+        first["bias"][j] = bias
     first["weight"][5] = [0.0] * NF            # a constant unit (bias > 0) stays
     first["bias"][5] = 0.4
     second["weight"][2] = [0.0] * 12           # dead in the second layer too
