@@ -311,6 +311,27 @@ def search_forecasts(records: list[str], every: int, analyse, on_game=None) -> t
     return np.asarray(p), np.asarray(sc), concat(parts)
 
 
+def best_possible(wins: np.ndarray, finals: np.ndarray) -> dict:
+    """What the best forecast of one position could score, from m >= 2 playouts of it that differ only in chance
+    and the bots' seeds: `wins` [m, n] the seats' win shares, `finals` [m, n] their final VP.
+
+    best_brier: the Brier score of the position's true win probabilities, estimated without bias (per seat the
+    outcomes' variance with m - 1 in the denominator: p(1 - p) for a 0/1 outcome), and uniform_brier 1/n's on
+    the same outcomes, so that 1 - best / uniform summed over positions bounds the Brier skill of any forecast.
+    best_mae_low and best_mae_high bracket the mean absolute error of the best expected score (the median of
+    the final VP): the playouts' median scored on the playouts themselves (too low) and each playout against
+    the median of the others (too high)."""
+    wins, finals = np.asarray(wins, dtype=np.float64), np.asarray(finals, dtype=np.float64)
+    m, n = wins.shape
+    if m < 2 or finals.shape != (m, n):
+        raise BarcelonaError(f"best_possible: wins {wins.shape} and finals {finals.shape} must be [m >= 2, seats]")
+    others = np.array([np.median(np.delete(finals, i, axis=0), axis=0) for i in range(m)])
+    return {"best_brier": float(wins.var(axis=0, ddof=1).sum()),
+            "uniform_brier": float(((1.0 / n - wins) ** 2).sum(axis=1).mean()),
+            "best_mae_low": float(np.abs(finals - np.median(finals, axis=0)).mean()),
+            "best_mae_high": float(np.abs(finals - others).mean())}
+
+
 def reliability(p: np.ndarray, won: np.ndarray, bins: int = 10) -> list[dict]:
     """Rows binned by predicted win probability: count, mean prediction, observed win share."""
     idx = np.minimum((p * bins).astype(int), bins - 1)
@@ -324,4 +345,4 @@ def reliability(p: np.ndarray, won: np.ndarray, bins: int = 10) -> list[dict]:
 
 
 __all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "forecast_metrics", "search_forecasts",
-           "reliability", "fit_win_power"]
+           "reliability", "fit_win_power", "best_possible"]

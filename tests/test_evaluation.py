@@ -212,3 +212,30 @@ def test_dead_units_are_dropped_and_every_output_stays_bit_for_bit():
         assert small.predict(s) == full.predict(s)
     rows = np.asarray(features(walk(4, 9, 120)), dtype=np.float32)
     assert np.array_equal(small.raw_rows(rows), full.raw_rows(rows))
+
+
+def test_best_possible_estimates_the_true_probabilities_brier_without_bias():
+    """Positions whose true win probabilities are known (seat 0 wins 70% of 2-player playouts): from 4 playouts
+    each, the estimate is p(1 - p) per seat, so the best skill is 1 - 0.42 / 0.5 = 0.16, not the 1.0 that the
+    playouts' own frequencies would claim."""
+    from barcelona_ai.train import best_possible
+    rng = np.random.default_rng(7)
+    best = uniform = 0.0
+    for _ in range(3000):
+        w0 = (rng.random(4) < 0.7).astype(float)
+        r = best_possible(np.stack([w0, 1 - w0], axis=1), np.ones((4, 2)))
+        best += r["best_brier"]
+        uniform += r["uniform_brier"]
+    assert 1 - best / uniform == pytest.approx(0.16, abs=0.03)
+
+
+def test_best_possible_scores_of_a_settled_position_and_the_median_bracket():
+    from barcelona_ai.train import best_possible
+    settled = best_possible([[1, 0, 0]] * 3, [[150, 120, 90]] * 3)
+    assert settled["best_brier"] == 0 and settled["best_mae_low"] == settled["best_mae_high"] == 0
+    assert settled["uniform_brier"] == pytest.approx((2 / 3) ** 2 + 2 * (1 / 3) ** 2)
+    r = best_possible([[1, 0], [0, 1], [1, 0]], [[100, 90], [80, 110], [120, 60]])
+    assert r["best_mae_low"] == pytest.approx((0 + 20 + 20 + 0 + 20 + 30) / 6)          # medians 100, 90
+    assert r["best_mae_high"] == pytest.approx((0 + 30 + 30 + 5 + 35 + 40) / 6)        # medians of the others
+    with pytest.raises(BarcelonaError, match="m >= 2"):
+        best_possible([[1, 0]], [[100, 90]])

@@ -1,0 +1,159 @@
+"""How well can anyone forecast a self-play game? (issue #10's calibration floors, measured against the game.)
+
+    python bench/forecast_ceiling.py RECORDS --out playouts.jsonl [--thirds 30 15 15] [--playouts 6]
+                                     [--bot ismcts:2000] [--workers 2] [--model value-model.json]
+
+Positions are taken from finished self-play records never used for training (RECORDS: a folder of game-*.json,
+e.g. the 4-player test set ``barcelona-ai selfplay --games 150 --players 4 --bot ismcts:2000 --seed 600000``):
+the first `thirds[0]` records give a position in the first third of their game, the next `thirds[1]` one in the
+second, and so on, at a seeded random fraction of the third. Each position is played out `--playouts` times to
+the end by the same bots the records were played by (``--bot`` for every seat), with new bot and chance seeds.
+
+From the playouts of a position, train.best_possible estimates the Brier score of its true win probabilities
+(without bias) and brackets the error of the best expected final score. Summed over positions, that is the most
+any forecast can reach on these games: an upper bound even for a forecaster that sees the hidden citizens (the
+playouts keep the record's hands and bag). Printed per third of the game beside the same figures for the value
+network (``--model``, the shipped one by default; the network alone, no search) and the naive score forecast,
+all on the same playouts. Playouts are appended to ``--out`` as they end; a rerun with the same file plays only
+the missing ones, then prints the table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from barcelona_ai.arena import run_jobs
+from barcelona_ai.bots import make_bot
+from barcelona_ai.evaluation import ValueModel, features
+from barcelona_ai.playout import play_out
+from barcelona_ai.record import GameRecord
+from barcelona_ai.train import best_possible, naive_forecast
+
+SEED = 900_000          # playout k of position j: bots seeded (SEED + 100 j + k) * 31 + seat, chance likewise
+
+
+def pick_positions(records: list[str], thirds: list[int], seed: int) -> list[tuple[str, float, int]]:
+    """(record, fraction of its decisions, third) for the first sum(thirds) records, in record order."""
+    rng, out = random.Random(seed), []
+    bounds = np.cumsum(thirds)
+    for j, path in enumerate(records[:bounds[-1]]):
+        third = int(np.searchsorted(bounds, j, side="right"))
+        out.append((path, (third + rng.random()) / 3.0, third))
+    return out
+
+
+def state_at(path: str, fraction: float):
+    """(state, decision, decisions) at the decision int(fraction * decisions) of a finished record."""
+    rec = GameRecord.load(path)
+    total = sum(1 for _i, s, e in rec.steps() if e is not None and s.current_player() >= 0)
+    want, d = int(fraction * total), 0
+    for _i, s, e in rec.steps():
+        if e is not None and s.current_player() >= 0:
+            if d == want:
+                return s.clone(), want, total
+            d += 1
+    raise ValueError(f"{path}: no decision {want}")
+
+
+def playout(job: tuple) -> dict:
+    path, fraction, k, seed, spec = job
+    s, decision, decisions = state_at(path, fraction)
+    bots = [make_bot(spec, seed * 31 + i) for i in range(s.num_players)]
+    t0 = time.perf_counter()
+    play_out(s, bots, random.Random(seed * 1_000_003 + 7))
+    return {"record": path, "fraction": fraction, "playout": k, "decision": decision, "decisions": decisions,
+            "wins": s.returns(), "finals": s.scores(), "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def summary(positions: list[tuple[str, float, int]], done: dict, model: ValueModel) -> list[dict]:
+    """Per third of the game, and for the whole game (the thirds weighted equally, as the positions of whole
+    games are): the best skill, the network's, and the score errors, on the same playouts."""
+    naive = model.meta.get("naive_to_come", {})
+    by_third: dict[int, dict[str, list[float]]] = {}
+    for path, fraction, third in positions:
+        runs = [done[key] for key in done if key[:2] == (path, fraction)]
+        if len(runs) < 2:
+            continue
+        wins = np.array([r["wins"] for r in runs], dtype=float)
+        finals = np.array([r["finals"] for r in runs], dtype=float)
+        s, _d, _n = state_at(path, fraction)
+        p, expected = (np.array(v) for v in model.predict(s))
+        n = s.num_players
+        x = np.array(features(s), dtype=np.float32)
+        naive_score = naive_forecast({"features": x, "players": np.full(n, n),
+                                      "score": np.array(s.scores(), dtype=float)}, naive)
+        row = dict(best_possible(wins, finals), model_brier=float(((p - wins) ** 2).sum(axis=1).mean()),
+                   model_mae=float(np.abs(finals - expected).mean()),
+                   naive_mae=float(np.abs(finals - naive_score).mean()))
+        for name, v in row.items():
+            by_third.setdefault(third, {}).setdefault(name, []).append(v)
+    table = [dict(third=t + 1, **figures([by_third[t]])) for t in sorted(by_third)]
+    table.append(dict(third="game", **figures([by_third[t] for t in sorted(by_third)])))
+    return table
+
+
+def figures(groups: list[dict[str, list[float]]]) -> dict:
+    """The skills (with 95% bootstrap intervals) and mean errors of groups of positions weighted equally."""
+    def skill(g, name, pick=None):
+        return 1 - sum(mean(x[name], pick and pick[i]) for i, x in enumerate(g)) / \
+            sum(mean(x["uniform_brier"], pick and pick[i]) for i, x in enumerate(g))
+    rng = np.random.default_rng(0)
+    resamples = [[rng.integers(0, len(x["best_brier"]), len(x["best_brier"])) for x in groups] for _ in range(2000)]
+    out = {"positions": sum(len(x["best_brier"]) for x in groups)}
+    for who in ("best", "model"):
+        out[f"{who}_skill"] = round(skill(groups, f"{who}_brier"), 3)
+        boot = [skill(groups, f"{who}_brier", pick) for pick in resamples]
+        out[f"{who}_skill_95"] = [round(float(v), 3) for v in np.percentile(boot, [2.5, 97.5])]
+    out["best_mae"] = [round(float(np.mean([np.mean(x[k]) for x in groups])), 1)
+                       for k in ("best_mae_low", "best_mae_high")]
+    for k in ("model_mae", "naive_mae"):
+        out[k] = round(float(np.mean([np.mean(x[k]) for x in groups])), 1)
+    return out
+
+
+def mean(values: list[float], pick=None) -> float:
+    v = np.asarray(values)
+    return float(v[pick].mean() if pick is not None else v.mean())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("records", help="a folder of finished self-play records (game-*.json) not used in training")
+    ap.add_argument("--out", required=True, help="the playouts, one JSON line each (appended; a rerun resumes)")
+    ap.add_argument("--thirds", type=int, nargs=3, default=[30, 15, 15], help="positions from each third")
+    ap.add_argument("--playouts", type=int, default=6)
+    ap.add_argument("--bot", default="ismcts:2000", help="the bot of every seat in the playouts")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=2026, help="chooses the fractions")
+    ap.add_argument("--model", default=None, help="a value model file (default: the shipped one)")
+    args = ap.parse_args(argv)
+    records = sorted(str(p) for p in Path(args.records).glob("game-*.json"))
+    positions = pick_positions(records, args.thirds, args.seed)
+    out = Path(args.out)
+    done = {}
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            done[(r["record"], r["fraction"], r["playout"])] = r
+    jobs = [(path, fraction, k, SEED + 100 * j + k, args.bot) for j, (path, fraction, _t) in enumerate(positions)
+            for k in range(args.playouts) if (path, fraction, k) not in done]
+    print(f"{len(positions)} positions, {len(jobs)} playouts to play ({len(done)} in {out})", file=sys.stderr)
+    with out.open("a") as f:
+        for _i, r in run_jobs(playout, jobs, args.workers):
+            done[(r["record"], r["fraction"], r["playout"])] = r
+            f.write(json.dumps(r) + "\n")
+            f.flush()
+    model = ValueModel.load(args.model) if args.model else ValueModel.default()
+    for row in summary(positions, done, model):
+        print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
