@@ -14,8 +14,8 @@ From the playouts of a position, train.best_possible estimates the Brier score o
 any forecast can reach on these games: an upper bound even for a forecaster that sees the hidden citizens (the
 playouts keep the record's hands and bag). Printed per third of the game beside the same figures for the value
 network (``--model``, the shipped one by default; the network alone, no search) and the naive score forecast,
-all on the same playouts. Playouts are appended to ``--out`` as they end; a rerun with the same file plays only
-the missing ones, then prints the table.
+all on the same playouts. Playouts are appended to ``--out`` as they end (named by the record's file name); a rerun with the same
+file plays only the missing ones, then prints the table.
 """
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ from barcelona_ai.playout import play_out
 from barcelona_ai.record import GameRecord
 from barcelona_ai.train import best_possible, naive_forecast
 
-SEED = 900_000          # playout k of position j: bots seeded (SEED + 100 j + k) * 31 + seat, chance likewise
+SEED = 900_000          # playout k of position j: bots seeded (SEED + 100 j + k) * 31 + seat, chance
+                        # outcomes drawn from (SEED + 100 j + k) * 1_000_003 + 7
 
 
 def pick_positions(records: list[str], thirds: list[int], seed: int) -> list[tuple[str, float, int]]:
@@ -64,10 +65,11 @@ def state_at(path: str, fraction: float):
 def playout(job: tuple) -> dict:
     path, fraction, k, seed, spec = job
     s, decision, decisions = state_at(path, fraction)
+    name = Path(path).name
     bots = [make_bot(spec, seed * 31 + i) for i in range(s.num_players)]
     t0 = time.perf_counter()
     play_out(s, bots, random.Random(seed * 1_000_003 + 7))
-    return {"record": path, "fraction": fraction, "playout": k, "decision": decision, "decisions": decisions,
+    return {"record": name, "fraction": fraction, "playout": k, "decision": decision, "decisions": decisions,
             "wins": s.returns(), "finals": s.scores(), "seconds": round(time.perf_counter() - t0, 2)}
 
 
@@ -77,7 +79,7 @@ def summary(positions: list[tuple[str, float, int]], done: dict, model: ValueMod
     naive = model.meta.get("naive_to_come", {})
     by_third: dict[int, dict[str, list[float]]] = {}
     for path, fraction, third in positions:
-        runs = [done[key] for key in done if key[:2] == (path, fraction)]
+        runs = [done[key] for key in done if key[:2] == (Path(path).name, fraction)]
         if len(runs) < 2:
             continue
         wins = np.array([r["wins"] for r in runs], dtype=float)
@@ -99,16 +101,15 @@ def summary(positions: list[tuple[str, float, int]], done: dict, model: ValueMod
 
 
 def figures(groups: list[dict[str, list[float]]]) -> dict:
-    """The skills (with 95% bootstrap intervals) and mean errors of groups of positions weighted equally."""
-    def skill(g, name, pick=None):
-        return 1 - sum(mean(x[name], pick and pick[i]) for i, x in enumerate(g)) / \
-            sum(mean(x["uniform_brier"], pick and pick[i]) for i, x in enumerate(g))
+    """The skills (with 95% bootstrap intervals: the positions of each group resampled) and mean errors of groups
+    of positions weighted equally."""
     rng = np.random.default_rng(0)
-    resamples = [[rng.integers(0, len(x["best_brier"]), len(x["best_brier"])) for x in groups] for _ in range(2000)]
-    out = {"positions": sum(len(x["best_brier"]) for x in groups)}
+    everyone = [np.arange(len(x["best_brier"])) for x in groups]
+    resamples = [[rng.integers(0, len(x), len(x)) for x in everyone] for _ in range(2000)]
+    out = {"positions": sum(len(x) for x in everyone)}
     for who in ("best", "model"):
-        out[f"{who}_skill"] = round(skill(groups, f"{who}_brier"), 3)
-        boot = [skill(groups, f"{who}_brier", pick) for pick in resamples]
+        out[f"{who}_skill"] = round(skill(groups, f"{who}_brier", everyone), 3)
+        boot = [skill(groups, f"{who}_brier", picks) for picks in resamples]
         out[f"{who}_skill_95"] = [round(float(v), 3) for v in np.percentile(boot, [2.5, 97.5])]
     out["best_mae"] = [round(float(np.mean([np.mean(x[k]) for x in groups])), 1)
                        for k in ("best_mae_low", "best_mae_high")]
@@ -117,9 +118,12 @@ def figures(groups: list[dict[str, list[float]]]) -> dict:
     return out
 
 
-def mean(values: list[float], pick=None) -> float:
-    v = np.asarray(values)
-    return float(v[pick].mean() if pick is not None else v.mean())
+def skill(groups: list[dict[str, list[float]]], brier: str, picks: list[np.ndarray]) -> float:
+    """1 - the `brier` column's mean over the picked positions of each group, summed over the groups, over the
+    same of the 1/n forecast's."""
+    def total(name: str) -> float:
+        return sum(float(np.asarray(x[name])[pick].mean()) for x, pick in zip(groups, picks))
+    return 1 - total(brier) / total("uniform_brier")
 
 
 def main(argv=None) -> int:
@@ -142,7 +146,7 @@ def main(argv=None) -> int:
             r = json.loads(line)
             done[(r["record"], r["fraction"], r["playout"])] = r
     jobs = [(path, fraction, k, SEED + 100 * j + k, args.bot) for j, (path, fraction, _t) in enumerate(positions)
-            for k in range(args.playouts) if (path, fraction, k) not in done]
+            for k in range(args.playouts) if (Path(path).name, fraction, k) not in done]
     print(f"{len(positions)} positions, {len(jobs)} playouts to play ({len(done)} in {out})", file=sys.stderr)
     with out.open("a") as f:
         for _i, r in run_jobs(playout, jobs, args.workers):
