@@ -10,7 +10,8 @@ column                 meaning
 =====================  ======================================================================================
 ``features``           float32 [rows, NF_INPUT]: the seat's network input (evaluation.FEATURE_NAMES); public
                        information only, so every seat's row is what any player at the table may know
-``game``               the game's number in the dataset (0-based), ``setup_seed`` its new_game seed
+``game``               the game's number in the dataset (0-based), ``setup_seed`` its new_game seed (-1 if
+                       its record starts from a position)
 ``players``, ``seat``  player count, the seat the row is about
 ``decision``           the decision's index in the game (0-based), ``decisions`` how many the game had
 ``to_move``            the seat deciding
@@ -49,8 +50,12 @@ COLUMNS = ("features", "game", "setup_seed", "players", "seat", "decision", "dec
            "final_score", "final_by_source", "win")
 
 
-def record_rows(record: GameRecord, game: int, setup_seed: int) -> dict[str, np.ndarray]:
-    """The rows of one finished game (every seat at every decision), from its record."""
+def record_rows(record: GameRecord, game: int, setup_seed: int | None = None) -> dict[str, np.ndarray]:
+    """The rows of one finished game (every seat at every decision), from its record; `setup_seed` is by default
+    the record's own (its start's seed, -1 for a record that starts from a position)."""
+    if setup_seed is None:
+        seed = record.start.get("seed")
+        setup_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else -1
     rows: dict[str, list] = {c: [] for c in COLUMNS}
     decision = 0
     final = None
@@ -148,9 +153,7 @@ def _write_shard(out: Path, k: int, rows: dict[str, np.ndarray]) -> None:
 
 def _game_rows(plan: DataPlan, g: int) -> dict[str, np.ndarray]:
     if plan.records:
-        rec = GameRecord.load(plan.records[g])
-        seed = rec.start.get("seed", -1) if isinstance(rec.start.get("seed"), int) else -1
-        return record_rows(rec, g, seed)
+        return record_rows(GameRecord.load(plan.records[g]), g)
     from .selfplay import play_game
     game = play_game(list(plan.bots), plan.seed + g, plan.seed + g)
     return record_rows(GameRecord.from_json(game.record), g, plan.seed + g)

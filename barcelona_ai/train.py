@@ -292,7 +292,7 @@ def search_forecasts(records: list[str], every: int, analyse, on_game=None) -> t
     p, sc, parts = [], [], []
     for g, path in enumerate(records):
         rec = GameRecord.load(path)
-        rows = record_rows(rec, g, -1)
+        rows = record_rows(rec, g)
         keep = rows["decision"] % every == 0
         states = {}
         decision = 0

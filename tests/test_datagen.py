@@ -31,6 +31,19 @@ def test_rows_of_one_game():
     first = rec.initial_state()
     assert np.allclose(rows["features"][:3], features(first))             # the first decision is the setup's
     assert (rows["score"][:3] == 0).all()
+    assert (record_rows(rec, 7)["setup_seed"] == 4).all()                 # the record's own seed by default
+
+
+def test_search_forecast_rows_carry_the_records_seed(tmp_path):
+    """evaluate --search writes its rows as datagen does: the setup seed is the record's, not a placeholder."""
+    from barcelona_ai.engine import Engine, Limit
+    from barcelona_ai.train import search_forecasts
+    path = tmp_path / "game.json"
+    GameRecord.from_json(play_game(["random", "random"], 9, 9).record).save(path)
+    engine = Engine(seed=0)
+    p, score, rows = search_forecasts([str(path)], 1000, lambda s: engine.analyse(s, Limit(iterations=20)))
+    assert len(p) == len(score) == len(rows["seat"]) == 2           # the first decision only, both seats
+    assert (rows["setup_seed"] == 9).all() and (rows["decision"] == 0).all()
 
 
 def plan(games=5, per_shard=2, seed=10):
