@@ -2,6 +2,7 @@
 
     python bench/forecast_ceiling.py RECORDS --out playouts.jsonl [--thirds 30 15 15] [--playouts 6]
                                      [--bot ismcts:2000] [--workers 2] [--model value-model.json]
+                                     [--resample-hidden]
 
 Positions are taken from finished self-play records never used for training (RECORDS: a folder of game-*.json,
 e.g. the 4-player test set ``barcelona-ai selfplay --games 150 --players 4 --bot ismcts:2000 --seed 600000``):
@@ -13,9 +14,11 @@ From the playouts of a position, train.best_possible estimates the Brier score o
 (without bias) and brackets the error of the best expected final score. Summed over positions, that is the most
 any forecast can reach on these games: an upper bound even for a forecaster that sees the hidden citizens (the
 playouts keep the record's hands and bag). Printed per third of the game beside the same figures for the value
-network (``--model``, the shipped one by default; the network alone, no search) and the naive score forecast,
-all on the same playouts. Playouts are appended to ``--out`` as they end (named by the record's file name); a rerun with the same
-file plays only the missing ones, then prints the table.
+network (``--model``, the shipped one by default; the network alone, no search) and the naive score forecast, all
+on the same playouts. With ``--resample-hidden`` every playout first draws the hands the player to move cannot see
+anew (State.determinize): the bound then holds for a forecast made from what that player sees. Playouts are
+appended to ``--out`` as they end (named by the record's file name); a rerun with the same file plays only the
+missing ones, then prints the table.
 """
 from __future__ import annotations
 
@@ -63,8 +66,10 @@ def state_at(path: str, fraction: float):
 
 
 def playout(job: tuple) -> dict:
-    path, fraction, k, seed, spec = job
+    path, fraction, k, seed, spec, resample = job
     s, decision, decisions = state_at(path, fraction)
+    if resample:                               # what the player to move cannot see, drawn anew (A6)
+        s = s.determinize(s.current_player(), seed)
     name = Path(path).name
     bots = [make_bot(spec, seed * 31 + i) for i in range(s.num_players)]
     t0 = time.perf_counter()
@@ -136,6 +141,9 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026, help="chooses the fractions")
     ap.add_argument("--model", default=None, help="a value model file (default: the shipped one)")
+    ap.add_argument("--resample-hidden", action="store_true",
+                    help="each playout starts from a determinization for the player to move (State.determinize): "
+                         "the bound of a forecast from what that player sees, not from the record's hidden hands")
     args = ap.parse_args(argv)
     records = sorted(str(p) for p in Path(args.records).glob("game-*.json"))
     positions = pick_positions(records, args.thirds, args.seed)
@@ -145,7 +153,8 @@ def main(argv=None) -> int:
         for line in out.read_text().splitlines():
             r = json.loads(line)
             done[(r["record"], r["fraction"], r["playout"])] = r
-    jobs = [(path, fraction, k, SEED + 100 * j + k, args.bot) for j, (path, fraction, _t) in enumerate(positions)
+    jobs = [(path, fraction, k, SEED + 100 * j + k, args.bot, args.resample_hidden)
+            for j, (path, fraction, _t) in enumerate(positions)
             for k in range(args.playouts) if (Path(path).name, fraction, k) not in done]
     print(f"{len(positions)} positions, {len(jobs)} playouts to play ({len(done)} in {out})", file=sys.stderr)
     with out.open("a") as f:
