@@ -82,9 +82,12 @@ def summary(positions: list[tuple[str, float, int]], done: dict, model: ValueMod
     """Per third of the game, and for the whole game (the thirds weighted equally, as the positions of whole
     games are): the best skill, the network's, and the score errors, on the same playouts."""
     naive = model.meta.get("naive_to_come", {})
+    playouts: dict[tuple[str, float], list[dict]] = {}
+    for (name, fraction, _k), r in sorted(done.items()):
+        playouts.setdefault((name, fraction), []).append(r)
     by_third: dict[int, dict[str, list[float]]] = {}
     for path, fraction, third in positions:
-        runs = [done[key] for key in done if key[:2] == (Path(path).name, fraction)]
+        runs = playouts.get((Path(path).name, fraction), [])
         if len(runs) < 2:
             continue
         wins = np.array([r["wins"] for r in runs], dtype=float)
