@@ -57,22 +57,16 @@ def record_rows(record: GameRecord, game: int, setup_seed: int | None = None) ->
         seed = record.start.get("seed")
         setup_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else -1
     rows: dict[str, list] = {c: [] for c in COLUMNS}
-    decision = 0
-    final = None
-    for _i, s, entry in record.steps():
-        if entry is None:
-            final = s
-            break
-        cp = s.current_player()
-        if cp < 0:
-            continue
-        scores = s.scores()
+    decisions = 0
+    for decision, s in record.decisions():
+        cp, scores = s.current_player(), s.scores()
         for seat, x in enumerate(features(s)):
             _append(rows, features=x, seat=seat, decision=decision, to_move=cp, score=scores[seat])
-        decision += 1
-    if final is None or not final.is_terminal():
+        decisions = decision + 1
+    final = record.replay()
+    if not final.is_terminal():
         raise BarcelonaError(f"game {game}: the record does not end the game")
-    return _finish_rows(rows, final, game, setup_seed, decision)
+    return _finish_rows(rows, final, game, setup_seed, decisions)
 
 
 def _append(rows: dict, **values) -> None:

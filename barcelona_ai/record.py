@@ -175,6 +175,15 @@ class GameRecord:
             apply_entry(s, entry, self.viewpoint, rng, f"actions[{i}]")
         yield len(self.actions), s, None
 
+    def decisions(self, seed: int = 0):
+        """Walk the record's decisions: yields (d, state) for the d-th entry at which a player decides (chance
+        entries skipped), d = 0, 1, ...; the state is the walker's own, as in steps()."""
+        d = 0
+        for _i, s, entry in self.steps(seed):
+            if entry is not None and s.current_player() >= 0:
+                yield d, s
+                d += 1
+
     def replay(self, upto: int | None = None, seed: int = 0) -> State:
         """The state after the first `upto` entries (all by default); see steps()."""
         n = len(self.actions) if upto is None else upto

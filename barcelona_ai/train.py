@@ -294,15 +294,9 @@ def search_forecasts(records: list[str], every: int, analyse, on_game=None) -> t
         rec = GameRecord.load(path)
         rows = record_rows(rec, g)
         keep = rows["decision"] % every == 0
-        states = {}
-        decision = 0
-        for _i, s, entry in rec.steps():
-            if entry is not None and s.current_player() >= 0:
-                if decision % every == 0:
-                    states[decision] = s.clone()
-                decision += 1
-        for d in sorted(states):
-            a = analyse(states[d])
+        states = [s.clone() for d, s in rec.decisions() if d % every == 0]
+        for state in states:
+            a = analyse(state)
             p += [pl.win_prob for pl in a.players]
             sc += [pl.expected_score for pl in a.players]
         parts.append({k: v[keep] for k, v in rows.items()})

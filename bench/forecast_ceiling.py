@@ -54,15 +54,11 @@ def pick_positions(records: list[str], thirds: list[int], seed: int) -> list[tup
 
 def state_at(path: str, fraction: float):
     """(state, decision, decisions) at the decision int(fraction * decisions) of a finished record."""
-    rec = GameRecord.load(path)
-    total = sum(1 for _i, s, e in rec.steps() if e is not None and s.current_player() >= 0)
-    want, d = int(fraction * total), 0
-    for _i, s, e in rec.steps():
-        if e is not None and s.current_player() >= 0:
-            if d == want:
-                return s.clone(), want, total
-            d += 1
-    raise ValueError(f"{path}: no decision {want}")
+    states = [s.clone() for _d, s in GameRecord.load(path).decisions()]
+    want = int(fraction * len(states))
+    if want >= len(states):
+        raise ValueError(f"{path}: no decision {want}")
+    return states[want], want, len(states)
 
 
 def playout(job: tuple) -> dict:

@@ -35,6 +35,17 @@ def test_replay_is_exact(players):
     assert len(mid.history()) == 40
 
 
+def test_decisions_walk_the_entries_where_a_player_decides():
+    """decisions() yields (d, state) for every entry at which a seat decides, numbered from 0, in order; chance
+    entries (draws) are skipped; the states are those steps() walks through."""
+    s, rec = played(3, seed=5)
+    expected = [(i, st.hash()) for i, st, entry in rec.steps() if entry is not None and st.current_player() >= 0]
+    got = [(d, st.hash()) for d, st in rec.decisions()]
+    assert [d for d, _ in got] == list(range(len(expected)))
+    assert [h for _, h in got] == [h for _, h in expected]
+    assert 0 < len(got) < len(rec.actions)            # some entries were chance outcomes
+
+
 def test_table_mode_record_agrees_with_the_viewpoint():
     """A6: other players' draws are hidden entries; replay samples them and corrects hands at placements."""
     s, rec = played(3, seed=5, viewpoint=0)
