@@ -152,8 +152,10 @@ def _settings(spec: str, parts: list[str]) -> dict:
         if k in out:
             raise _spec_error(spec, f"search setting {k} given twice")
         default = getattr(defaults, k)
-        if k == "root_halving" and v.lower() in ("auto", "none"):
-            out[k] = None
+        if k in ("root_halving", "own_expand_threshold") and v.lower() in ("auto", "none"):
+            out[k] = None                      # None: the engine's choice (root_halving) or expand_threshold's
+        elif k == "own_expand_threshold":
+            out[k] = _count(spec, v, -2 ** 63, 2 ** 63 - 1, k)
         elif k == "root_halving" or isinstance(default, bool):
             if v.lower() not in _BOOLS:
                 raise _spec_error(spec, f"{k} must be true or false, not {v[:30]!r}")

@@ -67,6 +67,9 @@ class SearchSettings:
     widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
     expand_threshold: int = 30      # visits a node needs before it gets children (the rollout policy decides
                                     #   at nodes visited less)
+    own_expand_threshold: int | None = None  # the same inside the searcher's own turn (a node where the
+                                    #   searcher decides again after its own action); None: expand_threshold.
+                                    #   1: the turn's decisions are searched from the first visit (README)
     root_halving: bool | None = None  # sequential halving over the root actions instead of UCB1 (best_move,
                                     #   hints, analyse: one root policy, so they agree); None = in 4-player
                                     #   games (arena vs flat MC: better in 4 players, worse in 2 and 3).

@@ -52,6 +52,8 @@ cdef struct ParamsC:
     int rollout_depth          # LEAF_MODEL: policy actions played from the leaf before the evaluation
     double model_weight        # LEAF_MIX: weight of the evaluation's reward
     int turn_end               # LEAF_MODEL/LEAF_MIX: evaluate where the rollout policy ends the turn in progress
+    int own_expand_threshold   # the same as expand_threshold for a node inside the searcher's own turn (the
+                               #   searcher chose the edge into it and decides again there)
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

@@ -456,6 +456,7 @@ cdef class Tree:
         self.p.rollout_depth = params["rollout_depth"]
         self.p.model_weight = params["model_weight"]
         self.p.turn_end = params["turn_end"]
+        self.p.own_expand_threshold = params["own_expand_threshold"]
         if self.p.leaf != LEAF_ROLLOUT and model is None:
             raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model (evaluation.ValueModel)")
         self.model = None
@@ -576,6 +577,13 @@ cdef class Tree:
         self.nodes[c].avail += 1
         return c
 
+    cdef inline int expansion_visits(self, int k) noexcept nogil:
+        """The visits node k needs before it gets children: own_expand_threshold inside the searcher's own turn (the
+        searcher chose the edge into k and decides again there), expand_threshold elsewhere."""
+        if self.nodes[k].actor == self.root_player and self.nodes[k].to_move == self.root_player:
+            return self.p.own_expand_threshold
+        return self.p.expand_threshold
+
     cdef double root_mean(self, action_t a) noexcept nogil:
         cdef int c = self.find_child(0, a)
         if c < 0 or self.nodes[c].visits == 0:
@@ -667,7 +675,7 @@ cdef class Tree:
             else:
                 if expanded:
                     break
-                if node != 0 and self.nodes[node].visits < self.p.expand_threshold:
+                if node != 0 and self.nodes[node].visits < self.expansion_visits(node):
                     break                                                 # too few visits to decide here
                 if node == 0 and self.forced >= 0:
                     child = self.forced_root_child(&expanded)
@@ -908,14 +916,15 @@ def _count(name, value, lo, hi):
 
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
-               "turn_end"}
+               "turn_end", "own_expand_threshold"}
 ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
 LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX}
 EVALUATE_AT = ("leaf", "turn_end")
 
 
 def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
-                turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at):
+                turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at,
+                own_expand_threshold):
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
@@ -939,6 +948,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
             "turn_horizon": 1 if turn_horizon else 0, "widen_c": _finite("widen_c", widen_c, 0.0, 1e6),
             "widen_alpha": _finite("widen_alpha", widen_alpha, 0.0, 1.0),
             "expand_threshold": _count("expand_threshold", expand_threshold, 0, 1_000_000),
+            "own_expand_threshold": _count("own_expand_threshold", expand_threshold if own_expand_threshold is None
+                                           else own_expand_threshold, 0, 1_000_000),
             "leaf": LEAVES[leaf], "rollout_depth": _count("rollout_depth", rollout_depth, 0, 10_000),
             "model_weight": _finite("model_weight", model_weight, 0.0, 1.0),
             "turn_end": 1 if evaluate_at == "turn_end" else 0}

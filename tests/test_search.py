@@ -230,6 +230,28 @@ def test_expansion_threshold():
         SearchSettings(expand_threshold=-1).params()
 
 
+def test_own_turn_expansion_threshold():
+    """own_expand_threshold applies to the nodes inside the searcher's own turn (it chose the edge into the node
+    and decides again there), expand_threshold to every other node below the root."""
+    s = mid_game(4, seed=3)
+    me = s.current_player()
+    t = Tree(s, me, SearchSettings(expand_threshold=15, own_expand_threshold=2, leaf="rollout").params(), 3)
+    t.run(iterations=4000)
+    own, other = [], []
+    for i in range(1, t.num_nodes):
+        x = t.node(i)
+        if x["to_move"] >= 0 and t.children(i):
+            (own if x["actor"] == me and x["to_move"] == me else other).append(x["visits"])
+    assert own and other and min(own) >= 2 and min(other) >= 15
+    assert min(own) < 15                                    # some own-turn nodes grew early
+    with pytest.raises(BarcelonaError, match="own_expand_threshold"):
+        SearchSettings(own_expand_threshold=-1).params()
+    assert make_bot("ismcts:100,own_expand_threshold=1").engine.settings.own_expand_threshold == 1
+    assert make_bot("ismcts:100,own_expand_threshold=none").engine.settings.own_expand_threshold is None
+    with pytest.raises(BarcelonaError, match="own_expand_threshold"):
+        make_bot("ismcts:100,own_expand_threshold=x")
+
+
 def test_sequential_halving_at_the_root():
     """root_halving: every root action gets the same share in the first round, half of them (the better half)
     go on to each next round, the survivor ends with the most visits and is the move played; budgets stay
@@ -272,7 +294,11 @@ def test_sequential_halving_at_the_root():
     assert timed.run(seconds=0.4, halving=True) > 0                        # of the first 5%, then the
                                                                            # survivor until the deadline
     visits = {timed.node(c)["key"]: timed.node(c)["visits"] for c in timed.children(0)}
-    assert timed.survivor == max(visits, key=visits.get) and len(visits) == n
+    assert len(visits) == n
+    # The survivor, when the last round was reached, has the most visits. On a loaded machine the rate can fall
+    # below the 75% the first 5% promised and the deadline come before the last round: no survivor then (the
+    # engine plays the most visited move), so this part of the test does not depend on the machine's load.
+    assert timed.survivor in (None, max(visits, key=visits.get))
 
 
 def _leaf_run(s, **settings):
