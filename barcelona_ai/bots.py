@@ -152,17 +152,16 @@ def _settings(spec: str, parts: list[str]) -> dict:
         if k in out:
             raise _spec_error(spec, f"search setting {k} given twice")
         default = getattr(defaults, k)
-        if k in ("root_halving", "own_expand_threshold") and v.lower() in ("auto", "none"):
-            out[k] = None                      # None: the engine's choice (root_halving) or expand_threshold's
-        elif k == "own_expand_threshold":
-            out[k] = _count(spec, v, -2 ** 63, 2 ** 63 - 1, k)
-        elif k == "root_halving" or isinstance(default, bool):
+        kind = _field_kind(k, default)
+        if default is None and v.lower() in ("auto", "none"):
+            out[k] = None                      # the setting's "not set": the engine decides (e.g. root_halving)
+        elif kind is bool:
             if v.lower() not in _BOOLS:
                 raise _spec_error(spec, f"{k} must be true or false, not {v[:30]!r}")
             out[k] = _BOOLS[v.lower()]
-        elif isinstance(default, int):
+        elif kind is int:
             out[k] = _count(spec, v, -2 ** 63, 2 ** 63 - 1, k)
-        elif isinstance(default, float):
+        elif kind is float:
             try:
                 out[k] = float(v)
             except ValueError:
@@ -172,6 +171,16 @@ def _settings(spec: str, parts: list[str]) -> dict:
         else:
             out[k] = v
     return out
+
+
+def _field_kind(name: str, default) -> type:
+    """The type a SearchSettings field's value is parsed to: its default's, or for a field whose default is None
+    (root_halving, own_expand_threshold, model) the first type of its annotation ("int | None" -> int)."""
+    if default is not None:
+        return type(default)
+    from .engine import SearchSettings
+    first = str(SearchSettings.__dataclass_fields__[name].type).split("|")[0].strip()
+    return {"bool": bool, "int": int, "float": float}.get(first, str)
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
