@@ -82,13 +82,17 @@ class SearchSettings:
                                     #   (the learned evaluation, evaluation.pyx), "mix" (both). With "model" and
                                     #   "mix" the win probabilities and expected scores reported are the
                                     #   evaluation's forecasts at the leaves (calibrated: README, Measurements)
-    rollout_depth: int = 0          # leaf="model": rollout-policy actions played before the evaluation
+    rollout_depth: int = 0          # leaf="model"/"mix": rollout-policy actions played before the evaluation
+                                    #   (then, with evaluate_at="turn_end", the rest of the turn they end in).
+                                    #   leaf="model" with 30, 2 players: 0.58 against v0 at equal iterations,
+                                    #   0.535 at equal time (README, What was measured)
     model_weight: float = 0.0       # leaf="mix": weight of the evaluation's reward in the value the search
                                     #   maximises. 0: the tree is v0's (same moves at the same seed and
                                     #   iterations), only the numbers are forecasts; arena: 0.3 and leaf="model"
                                     #   played no better (README, What was measured)
-    evaluate_at: str = "turn_end"   # leaf="model"/"mix": where the network evaluates: at the tree's "leaf", or at
-                                    #   the "turn_end" the rollout policy reaches from it (a state between turns)
+    evaluate_at: str = "turn_end"   # leaf="model"/"mix": where the network evaluates: at the state the leaf (and
+                                    #   rollout_depth) reach ("leaf"), or at the "turn_end" the rollout policy
+                                    #   reaches from there (a state between turns)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
     choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
                                     #   else the most visited), or "forecast" (the highest reported win

@@ -729,15 +729,16 @@ cdef class Tree:
 
     cdef void model_leaf(self, StateC* s, double* r, double* w, double* sc) noexcept nogil:
         """The learned evaluation: win probabilities and expected final scores of the leaf (after rollout_depth
-        policy actions) are what the tree reports; the reward is the same function of them as a rollout's of a
-        finished game (forecast_rewards). LEAF_MIX also rolls out to the end and blends the two rewards."""
+        policy actions, then with turn_end the rest of the turn they end in) are what the tree reports; the
+        reward is the same function of them as a rollout's of a finished game (forecast_rewards). LEAF_MIX also
+        rolls out to the end and blends the two rewards."""
         cdef const DataC* d = &self.data.c
         cdef double played[MAX_PLAYERS]
         cdef int q
+        if self.p.rollout_depth > 0:
+            self.stats.actions += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
         if self.p.turn_end:
             self.stats.actions += rollout_turn(d, s, self.p.rollout, &self.rng)
-        elif self.p.rollout_depth > 0:
-            self.stats.actions += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
         net_evaluate(self.net, d, s, w, sc)
         forecast_rewards(&self.p, s.num_players, w, sc, r)
         if self.p.leaf == LEAF_MIX:

@@ -329,6 +329,19 @@ def test_model_leaf_at_turn_end_plays_the_turn_out_first():
         Engine(evaluate_at="later")
 
 
+def test_model_leaf_after_a_short_rollout():
+    """rollout_depth: the network evaluates after that many rollout-policy actions (then, at "turn_end", after the
+    rest of the turn they end in): more actions than at the leaf itself, fewer than rollouts to the end (v0)."""
+    s = mid_game(2, seed=4)
+    at_leaf = _leaf_run(s, leaf="model", rollout_depth=0, evaluate_at="leaf")[0]
+    after_10 = _leaf_run(s, leaf="model", rollout_depth=10, evaluate_at="leaf")[0]
+    after_10_turn_end = _leaf_run(s, leaf="model", rollout_depth=10, evaluate_at="turn_end")[0]
+    v0 = _leaf_run(s, leaf="rollout")[0]
+    assert at_leaf < after_10 < after_10_turn_end < v0
+    with pytest.raises(BarcelonaError, match="rollout_depth"):
+        Engine(rollout_depth=-1)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_one_engine_one_opinion(players):
     """best_move, hints and analyse run the same search (sequential halving in 4 players included): at the same
