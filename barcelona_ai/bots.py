@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 import random
+import typing
 
 from .core import State
-from .engine import Engine, Limit, _mix_seed
+from .engine import Engine, Limit, SearchSettings, _mix_seed
 from .errors import BarcelonaError
 from .search import flat_mc, static_value_of
 
@@ -139,7 +140,6 @@ def _count(spec: str, text: str, lo: int, hi: int, what: str) -> int:
 def _settings(spec: str, parts: list[str]) -> dict:
     """'key=value' search settings (engine.SearchSettings fields), each parsed to its field's type; the
     engine checks their ranges."""
-    from .engine import SearchSettings
     defaults = SearchSettings()
     names = sorted(SearchSettings.__dataclass_fields__)
     out: dict = {}
@@ -178,9 +178,8 @@ def _field_kind(name: str, default) -> type:
     (root_halving, own_expand_threshold, model) the first type of its annotation ("int | None" -> int)."""
     if default is not None:
         return type(default)
-    from .engine import SearchSettings
-    first = str(SearchSettings.__dataclass_fields__[name].type).split("|")[0].strip()
-    return {"bool": bool, "int": int, "float": float}.get(first, str)
+    first = typing.get_args(typing.get_type_hints(SearchSettings)[name])[0]
+    return first if first in (bool, int, float) else str
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
