@@ -1,13 +1,15 @@
-"""Command line of the learned evaluation (issue #10): ``generate``, ``train`` and ``evaluate``.
+"""Command line of the learned evaluation (issue #10): ``generate``, ``train``, ``evaluate`` and ``iterate``.
 
     barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
                           [--ray local|auto|ADDRESS]
     barcelona-ai train DATA_DIR... --out MODEL.json [--hidden 64,32] [--seed K] [--epochs N] [--alpha A]...
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
     barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
+    barcelona-ai iterate --out DIR --engine SPEC [--generations N] [--games N] [--arena-games N] [--base DATA_DIR]...
 
-The work is done by datagen.py (datasets), train.py (fitting, calibration metrics) and evaluation.pyx (the
-network in C); this module parses arguments, calls them and prints.
+The work is done by datagen.py (datasets), train.py (fitting, calibration metrics), expert_iteration.py (the
+self-play -> training -> arena loop) and evaluation.pyx (the network in C); this module parses arguments, calls
+them and prints.
 """
 from __future__ import annotations
 
@@ -129,6 +131,31 @@ def _evaluate_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_iterate(args: argparse.Namespace) -> int:
+    from .expert_iteration import IterationPlan, run
+    from .train import TrainSettings
+    plan = IterationPlan(engine=args.engine, players=args.players, games=args.games, arena_games=args.arena_games,
+                         seed=args.seed, baseline=args.baseline, model=args.model, base=tuple(args.base or ()),
+                         window=args.window, gate=args.gate,
+                         train=TrainSettings(hidden=args.hidden, seed=args.train_seed, max_iter=args.epochs,
+                                             alphas=tuple(args.alpha) if args.alpha else TrainSettings.alphas))
+    print(f"iterate: {args.generations} generations of {args.games} {args.players}-player self-play games by "
+          f"{args.engine} with the latest model, arenas of {args.arena_games} games against the previous engine and "
+          f"{plan.baseline_spec()}, in {show_path(args.out)}")
+    try:
+        done = run(plan, args.out, args.generations, workers=args.workers, progress=True, log=print)
+    except KeyboardInterrupt:
+        print(f"iterate: what was written stays in {show_path(args.out)}; the same command resumes", file=sys.stderr)
+        raise
+    print(f"{'gen':>3} {'model':>8} {'vs previous':>22} {'vs baseline':>22} {'skill':>6} {'VP err':>7}")
+    for g in done:
+        p, b = g.vs_previous, g.vs_baseline
+        print(f"{g.generation:>3} {'accepted' if g.accepted else 'rejected':>8} "
+              f"{p['share']:>6.3f} [{p['low']:.3f}, {p['high']:.3f}] {b['share']:>6.3f} [{b['low']:.3f}, "
+              f"{b['high']:.3f}] {g.train['brier_skill']:>6.3f} {g.train['score_mae']:>7.1f}")
+    return 0
+
+
 def _print_or_dump(m: dict, args: argparse.Namespace, label: str) -> None:
     if args.json:
         print(json.dumps(m, indent=1))
@@ -211,5 +238,46 @@ def register(sub) -> None:
     e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 
+    _register_iterate(sub)
 
-__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate"]
+
+def _register_iterate(sub) -> None:
+    i = sub.add_parser("iterate", help="expert iteration: self-play with the latest model, fit, arena, repeat",
+                       description="Generation after generation: the engine plays itself with the latest "
+                                   "accepted model, a model is fitted to those games (and the --base datasets), "
+                                   "and the arena measures the engine with it against the engine with the "
+                                   "previous model and against the baseline. Seeded; an interrupted run resumes "
+                                   "(expert_iteration.py).")
+    i.add_argument("--out", required=True, metavar="DIR", help="the run's folder (created if missing)")
+    i.add_argument("--engine", default="ismcts:2000,leaf=model,rollout_depth=30", metavar="SPEC",
+                   help="the engine, a bot spec that uses the model to choose its moves (each generation adds "
+                        ",model=FILE)")
+    i.add_argument("--generations", type=A.int_range(1, 100, "a number of generations"), default=2, metavar="N",
+                   help="generations to have finished")
+    i.add_argument("--players", type=A.players, default=2, metavar="P", help="player count")
+    i.add_argument("--games", type=A.games, default=500, metavar="N", help="self-play games a generation")
+    i.add_argument("--arena-games", type=A.games, default=100, metavar="N",
+                   help="games of each arena (a multiple of the player count)")
+    i.add_argument("--seed", type=A.seed, default=0, metavar="K",
+                   help="generation k's self-play from setup seeds K+(k-1)*games, its arenas from "
+                        "K+1000000+(k-1)*arena-games")
+    i.add_argument("--baseline", metavar="SPEC", help="the fixed opponent (default: the engine's budget with "
+                                                      "leaf=rollout, the v0 engine)")
+    i.add_argument("--model", metavar="MODEL", help="the starting model (default: the shipped one)")
+    i.add_argument("--base", action="append", metavar="DATA_DIR",
+                   help="a dataset every generation's model is fitted on too (repeat it for several)")
+    i.add_argument("--window", type=A.int_range(1, 100, "a number of generations"), metavar="N",
+                   help="fit on the last N generations' games only (default: all of them)")
+    i.add_argument("--gate", type=A.number_range(0.0, 1.0, "a win share"), default=0.5, metavar="SHARE",
+                   help="a model is accepted when its engine scores at least this against the previous one")
+    i.add_argument("--hidden", type=_hidden, default=(64, 32), metavar="W,W", help="hidden layer widths")
+    i.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
+                   help="training epochs")
+    i.add_argument("--alpha", type=A.number_range(1e-6, 1e6, "an L2 penalty"), action="append", metavar="A",
+                   help="an L2 penalty to try (repeat it; default 1, 3, 10 and 30)")
+    i.add_argument("--train-seed", type=A.seed, default=0, metavar="S", help="seed of the split and the fit")
+    i.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes")
+    i.set_defaults(func=cmd_iterate, command="iterate")
+
+
+__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate", "cmd_iterate"]
