@@ -85,7 +85,7 @@ class SearchSettings:
     rollout_depth: int = 0          # leaf="model"/"mix": rollout-policy actions played before the evaluation
                                     #   (then, with evaluate_at="turn_end", the rest of the turn they end in).
                                     #   leaf="model" with 30, 2 players, against v0: 0.58 at 2,000 equal
-                                    #   iterations, 0.52 at 7,750, 0.535 at equal time (README, What was measured)
+                                    #   iterations, 0.52 at 7,750, 0.552 at equal time (README, What was measured)
     model_weight: float = 0.0       # leaf="mix": weight of the evaluation's reward in the value the search
                                     #   maximises. 0: the tree is v0's (same moves at the same seed and
                                     #   iterations), only the numbers are forecasts; arena: 0.3 and leaf="model"
