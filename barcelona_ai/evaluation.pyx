@@ -23,6 +23,8 @@ from .core cimport (DataC, StateC, PlayerC, State, section_vp, cobble_end_vp, pa
                     state_returns,
                     MAX_PLAYERS, NCLASS, NCROSS, NBSPACE, NPROJ, NSRC, NPS, PH_OVER, MAX_TRACK)
 from .errors import BarcelonaError
+from pathlib import Path
+
 from .jsonio import load_json_file
 
 cdef extern from *:
@@ -30,6 +32,7 @@ cdef extern from *:
 
 MODEL_FORMAT = "barcelona-value-model"
 MODEL_VERSION = 1
+SHIPPED_MODEL = Path(__file__).with_name("data") / "value-model.json"     # the model the package ships
 
 # ------------------------------------------------------------------------------------------------------------
 # features (the names below are the same order, for the data files and the tests)
@@ -386,8 +389,7 @@ cdef class ValueModel:
     @classmethod
     def default(cls):
         """The model that ships with the package (data/value-model.json)."""
-        from pathlib import Path
-        return cls.load(Path(__file__).with_name("data") / "value-model.json")
+        return cls.load(SHIPPED_MODEL)
 
     def predict(self, State state):
         """(win probabilities, expected final scores), one per seat, from public information only."""

@@ -36,13 +36,12 @@ from .arena import MatchResult, match
 from .bots import check_bot_spec, make_bot
 from .datagen import DataPlan, generate, load_dataset, record_files
 from .errors import BarcelonaError
-from .evaluation import ValueModel
+from .evaluation import SHIPPED_MODEL, ValueModel
 from .jsonio import load_json_file
 from .selfplay import run_selfplay
 from .train import TrainSettings, train
 
 ARENA_SEED_OFFSET = 1_000_000
-SHIPPED_MODEL = Path(__file__).with_name("data") / "value-model.json"
 
 
 @dataclass(frozen=True)
