@@ -76,10 +76,9 @@ def _specs(args: argparse.Namespace) -> list[str]:
 
 def cmd_train(args: argparse.Namespace) -> int:
     from .datagen import load_dataset
-    from .train import TrainSettings, train
+    from .train import train
     data = load_dataset(*args.data)
-    settings = TrainSettings(hidden=args.hidden, seed=args.seed, max_iter=args.epochs,
-                             alphas=tuple(args.alpha) if args.alpha else TrainSettings.alphas)
+    settings = _train_settings(args, args.seed)
     print(f"train: {len(data['game'])} rows of {len(set(data['game'].tolist()))} games; network "
           f"{len(data['features'][0]) if len(data['game']) else 0}-{'-'.join(map(str, settings.hidden))}-2, "
           f"seed {settings.seed}, L2 penalties {', '.join(f'{a:g}' for a in settings.alphas)}")
@@ -133,12 +132,9 @@ def _evaluate_search(args: argparse.Namespace) -> int:
 
 def cmd_iterate(args: argparse.Namespace) -> int:
     from .expert_iteration import IterationPlan, run
-    from .train import TrainSettings
     plan = IterationPlan(engine=args.engine, players=args.players, games=args.games, arena_games=args.arena_games,
                          seed=args.seed, baseline=args.baseline, model=args.model, base=tuple(args.base or ()),
-                         window=args.window, gate=args.gate,
-                         train=TrainSettings(hidden=args.hidden, seed=args.train_seed, max_iter=args.epochs,
-                                             alphas=tuple(args.alpha) if args.alpha else TrainSettings.alphas))
+                         window=args.window, gate=args.gate, train=_train_settings(args, args.train_seed))
     print(f"iterate: {args.generations} generations of {args.games} {args.players}-player self-play games by "
           f"{args.engine} with the latest model, arenas of {args.arena_games} games against the previous engine and "
           f"{plan.baseline_spec()}, in {show_path(args.out)}")
@@ -154,6 +150,13 @@ def cmd_iterate(args: argparse.Namespace) -> int:
               f"{p['share']:>6.3f} [{p['low']:.3f}, {p['high']:.3f}] {b['share']:>6.3f} [{b['low']:.3f}, "
               f"{b['high']:.3f}] {g.train['brier_skill']:>6.3f} {g.train['score_mae']:>7.1f}")
     return 0
+
+
+def _train_settings(args: argparse.Namespace, seed: int):
+    """The fit's settings from the options _add_fit_options added (train and iterate)."""
+    from .train import TrainSettings
+    return TrainSettings(hidden=args.hidden, seed=seed, max_iter=args.epochs,
+                         alphas=tuple(args.alpha) if args.alpha else TrainSettings.alphas)
 
 
 def _print_or_dump(m: dict, args: argparse.Namespace, label: str) -> None:
@@ -212,14 +215,8 @@ def register(sub) -> None:
                                    "the model file the engine loads; reports calibration on held-out games.")
     t.add_argument("data", nargs="+", metavar="DATA_DIR", help="dataset folders (barcelona-ai generate)")
     t.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.json)")
-    t.add_argument("--hidden", type=_hidden, default=(64, 32), metavar="W,W",
-                   help="hidden layer widths (default 64,32)")
     t.add_argument("--seed", type=A.seed, default=0, help="seed of the split and the fit (default 0)")
-    t.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
-                   help="training epochs (default 60)")
-    t.add_argument("--alpha", type=A.number_range(1e-6, 1e6, "an L2 penalty"), action="append", metavar="A",
-                   help="an L2 penalty to try (repeat it for several; the best on the validation games is kept; "
-                        "default 1, 3, 10 and 30: one fit each)")
+    _add_fit_options(t)
     t.set_defaults(func=cmd_train, command="train")
 
     e = sub.add_parser("evaluate", help="calibration of a value model on held-out datasets",
@@ -239,6 +236,17 @@ def register(sub) -> None:
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 
     _register_iterate(sub)
+
+
+def _add_fit_options(parser) -> None:
+    """The network's shape and fit (train and iterate)."""
+    parser.add_argument("--hidden", type=_hidden, default=(64, 32), metavar="W,W",
+                        help="hidden layer widths (default 64,32)")
+    parser.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
+                        help="training epochs (default 60)")
+    parser.add_argument("--alpha", type=A.number_range(1e-6, 1e6, "an L2 penalty"), action="append", metavar="A",
+                        help="an L2 penalty to try (repeat it for several; the best on the validation games is "
+                             "kept; default 1, 3, 10 and 30: one fit each)")
 
 
 def _register_iterate(sub) -> None:
@@ -270,11 +278,7 @@ def _register_iterate(sub) -> None:
                    help="fit on the last N generations' games only (default: all of them)")
     i.add_argument("--gate", type=A.number_range(0.0, 1.0, "a win share"), default=0.5, metavar="SHARE",
                    help="a model is accepted when its engine scores at least this against the previous one")
-    i.add_argument("--hidden", type=_hidden, default=(64, 32), metavar="W,W", help="hidden layer widths")
-    i.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
-                   help="training epochs")
-    i.add_argument("--alpha", type=A.number_range(1e-6, 1e6, "an L2 penalty"), action="append", metavar="A",
-                   help="an L2 penalty to try (repeat it; default 1, 3, 10 and 30)")
+    _add_fit_options(i)
     i.add_argument("--train-seed", type=A.seed, default=0, metavar="S", help="seed of the split and the fit")
     i.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes")
     i.set_defaults(func=cmd_iterate, command="iterate")

@@ -19,12 +19,12 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport pow
 
+from pathlib import Path
+
 from .core cimport (DataC, StateC, PlayerC, State, section_vp, cobble_end_vp, passenger_end_vp, modernisme_end_vp,
                     state_returns,
                     MAX_PLAYERS, NCLASS, NCROSS, NBSPACE, NPROJ, NSRC, NPS, PH_OVER, MAX_TRACK)
 from .errors import BarcelonaError
-from pathlib import Path
-
 from .jsonio import load_json_file
 
 cdef extern from *:

@@ -210,9 +210,8 @@ def fit_generation(plan: IterationPlan, out: Path, k: int, path: Path, log: Call
 
 
 def _result(m: MatchResult) -> dict:
-    return {"candidate": m.candidate, "opponent": m.opponent, "games": m.games, "share": m.share, "low": m.low,
-            "high": m.high, "beat": m.beat, "mean_score": m.mean_score,
-            "opponent_mean_score": m.opponent_mean_score}
+    """A match's figures, without its duration (a resumed arena gives the same line)."""
+    return {k: v for k, v in asdict(m).items() if k != "seconds"}
 
 
 def _check_or_write_run(plan: IterationPlan, out: Path) -> None:
