@@ -67,7 +67,7 @@ class FlatMCBot(Bot):
     def __init__(self, iterations: int, seed: int = 0, **settings):
         self.iterations = iterations
         self.seed = seed
-        self.params = Engine(seed, **settings).settings.params()
+        self.settings = Engine(seed, **settings).settings
         self.name = f"flatmc{iterations}"
 
     def choose(self, state: State) -> int:
@@ -75,7 +75,8 @@ class FlatMCBot(Bot):
         acts = state.legal_actions()
         if len(acts) == 1:
             return acts[0]
-        stats = flat_mc(state, p, self.iterations, _mix_seed(self.seed, state.observation_hash(p)), self.params)
+        stats = flat_mc(state, p, self.iterations, _mix_seed(self.seed, state.observation_hash(p)),
+                        self.settings.for_players(state.num_players).params())
         return max(sorted(stats), key=lambda a: stats[a][1] / max(1, stats[a][0]))
 
 

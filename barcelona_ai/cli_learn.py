@@ -121,12 +121,13 @@ def _evaluate_search(args: argparse.Namespace) -> int:
     from .train import forecast_metrics, naive_to_come, search_forecasts
     records = [f for folder in args.data for f in record_files(folder)]
     engine = Engine(seed=args.seed, leaf=args.leaf, **({"model": args.model} if args.model else {}))
+    leaf = args.leaf or "the player count's default"
     limit = Limit(iterations=args.search)
     model = ValueModel.load(args.model) if args.model else ValueModel.default()
     with bar(len(records), "evaluate", unit="game") as tick:
         p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
     m = forecast_metrics(p, score, data, model.meta.get("naive_to_come") or naive_to_come(data))
-    _print_or_dump(m, args, f"Engine leaf={args.leaf}, {args.search} iterations, every {args.every}th decision")
+    _print_or_dump(m, args, f"Engine leaf={leaf}, {args.search} iterations, every {args.every}th decision")
     return 0
 
 
@@ -230,8 +231,10 @@ def register(sub) -> None:
                         "DATA folders then hold game records (barcelona-ai selfplay)")
     e.add_argument("--every", type=A.int_range(1, 1000, "a number of decisions"), default=10, metavar="K",
                    help="with --search: analyse every K-th decision of each game (default 10)")
-    e.add_argument("--leaf", choices=("rollout", "model", "mix"), default="mix",
-                   help="with --search: the engine's leaf evaluation (rollout = the v0 engine; default mix)")
+    e.add_argument("--leaf", choices=("rollout", "model", "mix"), default=None,
+                   help="with --search: the engine's leaf evaluation (rollout = the v0 engine; default: the "
+                        "engine's for the player count, the network after a short rollout in 2 players, mix in 3 "
+                        "and 4)")
     e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 

@@ -456,6 +456,7 @@ cdef class Tree:
         self.p.rollout_depth = params["rollout_depth"]
         self.p.model_weight = params["model_weight"]
         self.p.turn_end = params["turn_end"]
+        self.p.forecast_at_leaf_turn = params["forecast_at_leaf_turn"]
         self.p.own_expand_threshold = params["own_expand_threshold"]
         if self.p.leaf != LEAF_ROLLOUT and model is None:
             raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model (evaluation.ValueModel)")
@@ -730,22 +731,47 @@ cdef class Tree:
     cdef void model_leaf(self, StateC* s, double* r, double* w, double* sc) noexcept nogil:
         """The learned evaluation: win probabilities and expected final scores of the leaf (after rollout_depth
         policy actions, then with turn_end the rest of the turn they end in) are what the tree reports; the
-        reward is the same function of them as a rollout's of a finished game (forecast_rewards). LEAF_MIX also
-        rolls out to the end and blends the two rewards."""
+        reward is the same function of them as a rollout's of a finished game (forecast_rewards). With
+        forecast_at_leaf_turn the numbers reported are the network's where the policy ends the leaf's own turn,
+        on the way (a second evaluation when the depth goes further; the same actions and rewards). LEAF_MIX
+        also rolls out to the end and blends the two rewards."""
         cdef const DataC* d = &self.data.c
         cdef double played[MAX_PLAYERS]
+        cdef double vw[MAX_PLAYERS]
+        cdef double vsc[MAX_PLAYERS]
         cdef int q
-        if self.p.rollout_depth > 0:
+        cdef bint reported = False
+        if self.p.rollout_depth > 0 and self.p.forecast_at_leaf_turn:
+            self.stats.actions += self.steps_reporting_turn_end(s, w, sc, &reported)
+        elif self.p.rollout_depth > 0:
             self.stats.actions += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
         if self.p.turn_end:
             self.stats.actions += rollout_turn(d, s, self.p.rollout, &self.rng)
-        net_evaluate(self.net, d, s, w, sc)
-        forecast_rewards(&self.p, s.num_players, w, sc, r)
+        if reported:
+            net_evaluate(self.net, d, s, vw, vsc)
+            forecast_rewards(&self.p, s.num_players, vw, vsc, r)
+        else:
+            net_evaluate(self.net, d, s, w, sc)
+            forecast_rewards(&self.p, s.num_players, w, sc, r)
         if self.p.leaf == LEAF_MIX:
             self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
             reward_vector(d, s, &self.p, played)
             for q in range(s.num_players):
                 r[q] = self.p.model_weight * r[q] + (1.0 - self.p.model_weight) * played[q]
+
+    cdef int steps_reporting_turn_end(self, StateC* s, double* w, double* sc, bint* reported) noexcept nogil:
+        """rollout_steps (the same actions), evaluating the network into w and sc where the leaf's turn ends
+        (another seat's turn begins or the game ends) if it ends within the steps; returns the actions."""
+        cdef const DataC* d = &self.data.c
+        cdef int16_t seat = s.cur
+        cdef int count = 0
+        while count < self.p.rollout_depth and state_current_player(d, s) != TERMINAL:
+            policy_step(d, s, self.p.rollout, &self.rng)
+            count += 1
+            if not reported[0] and (s.cur != seat or state_current_player(d, s) == TERMINAL):
+                net_evaluate(self.net, d, s, w, sc)
+                reported[0] = True
+        return count
 
     cdef inline bint stopped(self) noexcept nogil:
         return barcelona_load_flag(&self.stop_flag) != 0
@@ -917,15 +943,16 @@ def _count(name, value, lo, hi):
 
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
-               "turn_end", "own_expand_threshold"}
+               "turn_end", "own_expand_threshold", "forecast_at_leaf_turn"}
 ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
 LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX}
 EVALUATE_AT = ("leaf", "turn_end")
+FORECAST_AT = ("value", "leaf_turn_end")
 
 
 def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
                 turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at,
-                own_expand_threshold):
+                own_expand_threshold, forecast_at):
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
@@ -939,6 +966,11 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
         raise BarcelonaError(f"search setting leaf must be one of {sorted(LEAVES)}, not {leaf!r}")
     if not isinstance(evaluate_at, str) or evaluate_at not in EVALUATE_AT:
         raise BarcelonaError(f"search setting evaluate_at must be one of {list(EVALUATE_AT)}, not {evaluate_at!r}")
+    if not isinstance(forecast_at, str) or forecast_at not in FORECAST_AT:
+        raise BarcelonaError(f"search setting forecast_at must be one of {list(FORECAST_AT)}, not {forecast_at!r}")
+    if forecast_at == "leaf_turn_end" and evaluate_at != "turn_end":
+        raise BarcelonaError("search setting forecast_at='leaf_turn_end' needs evaluate_at='turn_end' (the value "
+                             "is then evaluated at or after the end of the leaf's turn)")
     return {"c_uct": _finite("c_uct", c_uct, 0.0, 100.0), "reward": rewards[reward],
             "mix_weight": _finite("mix_weight", mix_weight, 0.0, 1.0),
             "margin_scale": _finite("margin_scale", margin_scale, 0.0, 1e6),
@@ -953,7 +985,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
                                            else own_expand_threshold, 0, 1_000_000),
             "leaf": LEAVES[leaf], "rollout_depth": _count("rollout_depth", rollout_depth, 0, 10_000),
             "model_weight": _finite("model_weight", model_weight, 0.0, 1.0),
-            "turn_end": 1 if evaluate_at == "turn_end" else 0}
+            "turn_end": 1 if evaluate_at == "turn_end" else 0,
+            "forecast_at_leaf_turn": 1 if forecast_at == "leaf_turn_end" else 0}
 
 
 def static_value_of(State state, int player):

@@ -1,14 +1,15 @@
 """How well can anyone forecast a self-play game? (issue #10's calibration floors, measured against the game.)
 
     python bench/forecast_ceiling.py RECORDS --out playouts.jsonl [--thirds 30 15 15] [--playouts 6]
-                                     [--bot ismcts:2000] [--workers 2] [--model value-model.json]
+                                     [--bot ismcts:2000,leaf=mix] [--workers 2] [--model value-model.json]
                                      [--resample-hidden]
 
 Positions are taken from finished self-play records never used for training (RECORDS: a folder of game-*.json,
-e.g. the 4-player test set ``barcelona-ai selfplay --games 150 --players 4 --bot ismcts:2000 --seed 600000``):
-the first `thirds[0]` records give a position in the first third of their game, the next `thirds[1]` one in the
-second, and so on, at a seeded random fraction of the third. Each position is played out `--playouts` times to
-the end by the same bots the records were played by (``--bot`` for every seat), with new bot and chance seeds.
+e.g. the 4-player test set ``barcelona-ai selfplay --games 150 --players 4 --bot ismcts:2000,leaf=mix --seed
+600000``): the first `thirds[0]` records give a position in the first third of their game, the next `thirds[1]`
+one in the second, and so on, at a seeded random fraction of the third. Each position is played out `--playouts`
+times to the end by the same bots the records were played by (``--bot`` for every seat), with new bot and chance
+seeds.
 
 From the playouts of a position, train.best_possible estimates the Brier score of its true win probabilities
 (without bias) and brackets the error of the best expected final score. Summed over positions, that is the most
@@ -136,7 +137,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="the playouts, one JSON line each (appended; a rerun resumes)")
     ap.add_argument("--thirds", type=int, nargs=3, default=[30, 15, 15], help="positions from each third")
     ap.add_argument("--playouts", type=int, default=6)
-    ap.add_argument("--bot", default="ismcts:2000", help="the bot of every seat in the playouts")
+    ap.add_argument("--bot", default="ismcts:2000,leaf=mix", help="the bot of every seat in the playouts (default: "
+                    "the one that played the test sets, the default engine before 2-player games had SHORT_ROLLOUT)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026, help="chooses the fractions")
     ap.add_argument("--model", default=None, help="a value model file (default: the shipped one)")

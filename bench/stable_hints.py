@@ -3,12 +3,12 @@ never show a lower value than a later hint?
 
     python bench/stable_hints.py [--seeds 5] [--scale 1.0] [--json out.json] [--leaf mix]
 
-20 fixed positions (2, 3 and 4 players, opening to endgame) are taken from seeded games of ``ismcts:200`` bots
-(positions(): setup seed, fraction of the game's decisions). At each, ``Engine(seed=k).hints(top=3)`` runs for
-k = 1..seeds with the iteration budget that one second of one thread gives on an idle machine of ours
-(ONE_SECOND; --scale multiplies it), so the figures do not depend on the machine's load. Printed: the share of
-positions where every seed's first hint names the same move, and the share of calls where a later hint shows a
-higher win probability (or expected score) for the player to move than the first one.
+20 fixed positions (2, 3 and 4 players, opening to endgame) are taken from seeded games of ``ismcts:200,leaf=mix``
+bots (positions(): setup seed, fraction of the game's decisions). At each, ``Engine(seed=k).hints(top=3)`` runs
+for k = 1..seeds with the iteration budget that one second of one thread gives the engine measured on an idle
+machine of ours (one_second(); --scale multiplies it), so the figures do not depend on the machine's load.
+Printed: the share of positions where every seed's first hint names the same move, and the share of calls where a
+later hint shows a higher win probability (or expected score) for the player to move than the first one.
 """
 from __future__ import annotations
 
@@ -18,11 +18,15 @@ import sys
 import time
 
 from barcelona_ai.core import State, new_game
-from barcelona_ai.engine import Engine, Limit
+from barcelona_ai.engine import SHORT_ROLLOUT, Engine, Limit, SearchSettings
 from barcelona_ai.selfplay import play_game
 
-# Iterations per second of one search thread from the setups (barcelona-ai bench, idle machine, 2026-11-23).
+# Iterations per second of one search thread from the setups (barcelona-ai bench, idle machine, 2026-11-23), of
+# the engines whose leaves are rolled out to the end (v0, leaf="mix").
 ONE_SECOND = {2: 31_000, 3: 23_000, 4: 17_000}
+# The 2-player default's (SHORT_ROLLOUT) iterations a second over v0's, from the 2-player setups (CPU time,
+# interleaved, idle machine, 2026-11-27).
+SHORT_ROLLOUT_RATE = 2.2
 # (players, setup seed, fraction of the game's decisions played before the position)
 POSITIONS = [(2, 1, 0.0), (2, 2, 0.15), (2, 3, 0.3), (2, 4, 0.45), (2, 5, 0.6), (2, 6, 0.75), (2, 7, 0.9),
              (3, 1, 0.0), (3, 2, 0.2), (3, 3, 0.4), (3, 4, 0.6), (3, 5, 0.8), (3, 6, 0.92),
@@ -31,7 +35,7 @@ POSITIONS = [(2, 1, 0.0), (2, 2, 0.15), (2, 3, 0.3), (2, 4, 0.45), (2, 5, 0.6), 
 
 def position(players: int, seed: int, fraction: float) -> State:
     """The first decision with more than one legal move at or after `fraction` of a seeded bot game."""
-    game = play_game(["ismcts:200"] * players, setup_seed=seed, bot_seed=seed)
+    game = play_game(["ismcts:200,leaf=mix"] * players, setup_seed=seed, bot_seed=seed)
     actions = [e["id"] for e in game.record["actions"]]
     s = new_game(players, seed=seed)
     start = int(fraction * len(actions))
@@ -42,8 +46,16 @@ def position(players: int, seed: int, fraction: float) -> State:
     raise RuntimeError(f"no decision after {fraction} of game {seed} ({players} players)")
 
 
+def one_second(players: int, settings: dict) -> int:
+    """The iterations one idle thread runs in one second of the engine with these settings: SHORT_ROLLOUT's
+    rate, or a rollout engine's (other settings are given the rollout engines' budget)."""
+    resolved = SearchSettings(**settings).for_players(players)
+    short = all(getattr(resolved, k) == v for k, v in SHORT_ROLLOUT.items())
+    return int(ONE_SECOND[players] * (SHORT_ROLLOUT_RATE if short else 1.0))
+
+
 def measure(s: State, seeds: int, scale: float, settings: dict) -> dict:
-    budget = Limit(iterations=int(ONE_SECOND[s.num_players] * scale))
+    budget = Limit(iterations=int(one_second(s.num_players, settings) * scale))
     p = s.current_player()
     firsts, win_inversions, score_inversions = [], 0, 0
     for k in range(1, seeds + 1):

@@ -6,7 +6,7 @@ import pytest
 from barcelona_ai import BarcelonaError, PlayerCountError, new_game
 from barcelona_ai.arena import match, wilson
 from barcelona_ai.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
-from barcelona_ai.engine import Engine, Limit, SearchError, SearchSettings
+from barcelona_ai.engine import SHORT_ROLLOUT, Engine, Limit, SearchError, SearchSettings
 from barcelona_ai.search import Tree
 
 from helpers import swap_with_the_bag
@@ -212,7 +212,7 @@ def test_greedy_rollout_policy_takes_the_best_static_value_of_the_heuristic_kind
     assert won / 60 > 0.55                                     # 0.685 over 2,000 games (README)
     assert policy_game(2, 40, 3, ["greedy", "greedy"]) == policy_game(2, 40, 3, ["greedy", "greedy"])
     with pytest.raises(BarcelonaError, match="rollout"):
-        SearchSettings(rollout="best").params()
+        SearchSettings(rollout="best").for_players(2).params()
 
 
 def test_expansion_threshold():
@@ -221,13 +221,13 @@ def test_expansion_threshold():
     s = mid_game()
     me = s.current_player()
     for threshold in (8, 60):
-        t = Tree(s, me, SearchSettings(expand_threshold=threshold, leaf="rollout").params(), 3)
+        t = Tree(s, me, SearchSettings(expand_threshold=threshold, leaf="rollout").for_players(2).params(), 3)
         t.run(iterations=3000)
         grown = [t.node(i)["visits"] for i in range(1, t.num_nodes)
                  if t.node(i)["to_move"] >= 0 and t.children(i)]
         assert grown and min(grown) >= threshold
     with pytest.raises(BarcelonaError):
-        SearchSettings(expand_threshold=-1).params()
+        SearchSettings(expand_threshold=-1).for_players(2).params()
 
 
 def test_own_turn_expansion_threshold():
@@ -235,7 +235,7 @@ def test_own_turn_expansion_threshold():
     and decides again there), expand_threshold to every other node below the root."""
     s = mid_game(4, seed=3)
     me = s.current_player()
-    t = Tree(s, me, SearchSettings(expand_threshold=15, own_expand_threshold=2, leaf="rollout").params(), 3)
+    t = Tree(s, me, SearchSettings(expand_threshold=15, own_expand_threshold=2, leaf="rollout").for_players(2).params(), 3)
     t.run(iterations=4000)
     own, other = [], []
     for i in range(1, t.num_nodes):
@@ -245,7 +245,7 @@ def test_own_turn_expansion_threshold():
     assert own and other and min(own) >= 2 and min(other) >= 15
     assert min(own) < 15                                    # some own-turn nodes grew early
     with pytest.raises(BarcelonaError, match="own_expand_threshold"):
-        SearchSettings(own_expand_threshold=-1).params()
+        SearchSettings(own_expand_threshold=-1).for_players(2).params()
     assert make_bot("ismcts:100,own_expand_threshold=1").engine.settings.own_expand_threshold == 1
     assert make_bot("ismcts:100,own_expand_threshold=none").engine.settings.own_expand_threshold is None
     with pytest.raises(BarcelonaError, match="own_expand_threshold"):
@@ -259,7 +259,7 @@ def test_sequential_halving_at_the_root():
     s = mid_game()
     me = s.current_player()
     n = len(s.legal_actions())
-    params = SearchSettings(leaf="rollout").params()
+    params = SearchSettings(leaf="rollout").for_players(2).params()
     t = Tree(s, me, params, 5)
     assert t.run(iterations=6000, halving=True) == 6000 and t.root_stats()["iterations"] == 6000
     visits = {t.node(c)["key"]: t.node(c)["visits"] for c in t.children(0)}
@@ -340,6 +340,40 @@ def test_model_leaf_after_a_short_rollout():
     assert at_leaf < after_10 < after_10_turn_end < v0
     with pytest.raises(BarcelonaError, match="rollout_depth"):
         Engine(rollout_depth=-1)
+
+
+def test_forecasts_at_the_end_of_the_leafs_turn():
+    """forecast_at="leaf_turn_end": the numbers reported are the network's where the rollout policy ends the
+    leaf's own turn, evaluated on the way of the short rollout; the tree, the moves and the actions applied are
+    those of forecast_at="value" (the search's values are the same). Without a rollout_depth the two are one
+    evaluation."""
+    s = mid_game(2, seed=4)
+    value = _leaf_run(s, leaf="model", rollout_depth=30)
+    at_turn_end = _leaf_run(s, leaf="model", rollout_depth=30, forecast_at="leaf_turn_end")
+    assert at_turn_end[:2] == value[:2] and at_turn_end[2] != value[2]
+    assert _leaf_run(s, leaf="model", forecast_at="leaf_turn_end") == _leaf_run(s, leaf="model")
+    with pytest.raises(BarcelonaError, match="forecast_at"):
+        Engine(forecast_at="leaf")
+    with pytest.raises(BarcelonaError, match="forecast_at"):
+        Engine(forecast_at="leaf_turn_end", evaluate_at="leaf")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_leaf_default_by_player_count(players):
+    """The default engine (leaf None) is, in 2 players, the network after a short rollout with its forecasts at
+    the end of the leaf's turn (SHORT_ROLLOUT: ahead of v0 at equal time, README), in 3 and 4 players "mix":
+    rollouts decide, the network's forecasts are reported. A leaf named keeps its own defaults."""
+    s = mid_game(players, seed=4)
+    short = _leaf_run(s, **SHORT_ROLLOUT)
+    mix = _leaf_run(s, leaf="mix")
+    assert _leaf_run(s) == (short if players == 2 else mix)
+    assert _leaf_run(s, leaf="mix", rollout_depth=0, forecast_at="value") == mix
+    resolved = SearchSettings().for_players(players)
+    assert (resolved.leaf, resolved.rollout_depth, resolved.forecast_at) == \
+        (("model", 30, "leaf_turn_end") if players == 2 else ("mix", 0, "value"))
+    assert resolved.root_halving == (players == 4)
+    assert SearchSettings(leaf="model").for_players(players).rollout_depth == 0
+    assert SearchSettings(rollout_depth=10).for_players(players).rollout_depth == 10
 
 
 @pytest.mark.parametrize("players", [2, 4])
