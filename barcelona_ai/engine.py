@@ -31,7 +31,8 @@ PLAYER_COUNTS = (2, 3, 4)
 # The default leaf evaluation of a 2-player search (SearchSettings.leaf None): the network after a short rollout,
 # its forecasts reported where the rollout policy ends the leaf's own turn. Against v0 at equal time (0.25 s a
 # decision, one thread) 0.605 [0.536, 0.670] over 200 games (the same search reporting its values, 17% faster:
-# 0.552 over 600); in 4 players 0.208 of 48 (0.25 equal), so 3 and 4 players keep "mix" (README, Strength).
+# 0.552 over 600), level at 1 s (0.480 of 100); in 4 players 0.208 of 48 (0.25 equal), so 3 and 4 players keep
+# "mix" (README, Strength).
 SHORT_ROLLOUT = {"leaf": "model", "rollout_depth": 30, "forecast_at": "leaf_turn_end"}
 
 
