@@ -17,6 +17,7 @@ Nodes live in one growable C array (NodeC, 72 bytes); no Python object is touche
 """
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
+from libc.limits cimport INT_MAX
 from libc.math cimport sqrt, log, exp, pow
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -332,12 +333,12 @@ cdef int rollout_steps(const DataC* d, StateC* s, int policy, int steps, uint64_
         count += 1
     return count
 
-cdef int rollout_turn(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
+cdef int rollout_turn(const DataC* d, StateC* s, int policy, int steps, uint64_t* rng) noexcept nogil:
     """The turn in progress played to its end by the rollout policy (chance outcomes included): until another
-    seat's turn begins or the game ends; returns the number of actions applied."""
+    seat's turn begins or the game ends, or after `steps` actions; returns the number of actions applied."""
     cdef int count = 0
     cdef int16_t seat = s.cur
-    while s.cur == seat and state_current_player(d, s) != TERMINAL:
+    while count < steps and s.cur == seat and state_current_player(d, s) != TERMINAL:
         policy_step(d, s, policy, rng)
         count += 1
     return count
@@ -739,39 +740,27 @@ cdef class Tree:
         cdef double played[MAX_PLAYERS]
         cdef double vw[MAX_PLAYERS]
         cdef double vsc[MAX_PLAYERS]
-        cdef int q
-        cdef bint reported = False
+        cdef int q, done = 0
+        cdef int16_t seat = s.cur
+        cdef double* value_w = w
+        cdef double* value_sc = sc
         if self.p.rollout_depth > 0 and self.p.forecast_at_leaf_turn:
-            self.stats.actions += self.steps_reporting_turn_end(s, w, sc, &reported)
-        elif self.p.rollout_depth > 0:
-            self.stats.actions += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
+            done = rollout_turn(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
+            if s.cur != seat or state_current_player(d, s) == TERMINAL:      # the leaf's turn ended on the way
+                net_evaluate(self.net, d, s, w, sc)
+                value_w, value_sc = vw, vsc
+        if self.p.rollout_depth > done:
+            done += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth - done, &self.rng)
+        self.stats.actions += done
         if self.p.turn_end:
-            self.stats.actions += rollout_turn(d, s, self.p.rollout, &self.rng)
-        if reported:
-            net_evaluate(self.net, d, s, vw, vsc)
-            forecast_rewards(&self.p, s.num_players, vw, vsc, r)
-        else:
-            net_evaluate(self.net, d, s, w, sc)
-            forecast_rewards(&self.p, s.num_players, w, sc, r)
+            self.stats.actions += rollout_turn(d, s, self.p.rollout, INT_MAX, &self.rng)
+        net_evaluate(self.net, d, s, value_w, value_sc)
+        forecast_rewards(&self.p, s.num_players, value_w, value_sc, r)
         if self.p.leaf == LEAF_MIX:
             self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
             reward_vector(d, s, &self.p, played)
             for q in range(s.num_players):
                 r[q] = self.p.model_weight * r[q] + (1.0 - self.p.model_weight) * played[q]
-
-    cdef int steps_reporting_turn_end(self, StateC* s, double* w, double* sc, bint* reported) noexcept nogil:
-        """rollout_steps (the same actions), evaluating the network into w and sc where the leaf's turn ends
-        (another seat's turn begins or the game ends) if it ends within the steps; returns the actions."""
-        cdef const DataC* d = &self.data.c
-        cdef int16_t seat = s.cur
-        cdef int count = 0
-        while count < self.p.rollout_depth and state_current_player(d, s) != TERMINAL:
-            policy_step(d, s, self.p.rollout, &self.rng)
-            count += 1
-            if not reported[0] and (s.cur != seat or state_current_player(d, s) == TERMINAL):
-                net_evaluate(self.net, d, s, w, sc)
-                reported[0] = True
-        return count
 
     cdef inline bint stopped(self) noexcept nogil:
         return barcelona_load_flag(&self.stop_flag) != 0
