@@ -58,12 +58,14 @@ def record_rows(record: GameRecord, game: int, setup_seed: int | None = None) ->
         setup_seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else -1
     rows: dict[str, list] = {c: [] for c in COLUMNS}
     decisions = 0
-    for decision, s in record.decisions():
-        cp, scores = s.current_player(), s.scores()
-        for seat, x in enumerate(features(s)):
-            _append(rows, features=x, seat=seat, decision=decision, to_move=cp, score=scores[seat])
-        decisions = decision + 1
-    final = record.replay()
+    for _i, s, entry in record.steps():       # one replay: the decisions, then the final state
+        if entry is None:
+            final = s
+        elif (cp := s.current_player()) >= 0:
+            scores = s.scores()
+            for seat, x in enumerate(features(s)):
+                _append(rows, features=x, seat=seat, decision=decisions, to_move=cp, score=scores[seat])
+            decisions += 1
     if not final.is_terminal():
         raise BarcelonaError(f"game {game}: the record does not end the game")
     return _finish_rows(rows, final, game, setup_seed, decisions)
