@@ -290,20 +290,9 @@ cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, in
 
 cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
     """Play to the end with the policy; returns the number of actions applied."""
-    cdef action_t buf[MAX_LEGAL]
-    cdef int n, cp, count = 0
     if policy == ROLLOUT_UNIFORM:
         return state_playout(d, s, rng)
-    while True:
-        cp = state_current_player(d, s)
-        if cp == TERMINAL:
-            return count
-        if cp == CHANCE:
-            state_apply(d, s, state_sample_chance(d, s, rng))
-        else:
-            n = state_legal_actions(d, s, buf)
-            state_apply(d, s, policy_move(d, s, policy, buf, n, rng))
-        count += 1
+    return rollout_steps(d, s, policy, INT_MAX, rng)
 
 cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
     """The rewards of a finished game: forecast_rewards of its win shares (R127) and final scores."""
@@ -315,31 +304,39 @@ cdef void reward_vector(const DataC* d, const StateC* s, const ParamsC* p, doubl
         score[i] = s.pl[i].score
     forecast_rewards(p, s.num_players, win, score, out)
 
-cdef inline void policy_step(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
-    """One action of a rollout: a sampled chance outcome, or the policy's choice (uniform or heuristic)."""
+cdef inline void policy_step(const DataC* d, StateC* s, int cp, int policy, uint64_t* rng) noexcept nogil:
+    """One action of a rollout from a state whose current player is cp (not TERMINAL): a sampled chance outcome,
+    or the policy's choice."""
     cdef action_t buf[MAX_LEGAL]
     cdef int n
-    if state_current_player(d, s) == CHANCE:
+    if cp == CHANCE:
         state_apply(d, s, state_sample_chance(d, s, rng))
         return
     n = state_legal_actions(d, s, buf)
     state_apply(d, s, policy_move(d, s, policy, buf, n, rng))
 
 cdef int rollout_steps(const DataC* d, StateC* s, int policy, int steps, uint64_t* rng) noexcept nogil:
-    """At most `steps` actions (chance outcomes included) of the rollout policy; returns how many."""
-    cdef int count = 0
-    while count < steps and state_current_player(d, s) != TERMINAL:
-        policy_step(d, s, policy, rng)
+    """At most `steps` actions (chance outcomes included) of the rollout policy (INT_MAX: to the end of the
+    game); returns how many."""
+    cdef int cp, count = 0
+    while count < steps:
+        cp = state_current_player(d, s)
+        if cp == TERMINAL:
+            break
+        policy_step(d, s, cp, policy, rng)
         count += 1
     return count
 
 cdef int rollout_turn(const DataC* d, StateC* s, int policy, int steps, uint64_t* rng) noexcept nogil:
     """The turn in progress played to its end by the rollout policy (chance outcomes included): until another
     seat's turn begins or the game ends, or after `steps` actions; returns the number of actions applied."""
-    cdef int count = 0
+    cdef int cp, count = 0
     cdef int16_t seat = s.cur
-    while count < steps and s.cur == seat and state_current_player(d, s) != TERMINAL:
-        policy_step(d, s, policy, rng)
+    while count < steps and s.cur == seat:
+        cp = state_current_player(d, s)
+        if cp == TERMINAL:
+            break
+        policy_step(d, s, cp, policy, rng)
         count += 1
     return count
 
