@@ -3,6 +3,7 @@
     barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
                           [--ray local|auto|ADDRESS]
     barcelona-ai train DATA_DIR... --out MODEL.json [--hidden 64,32] [--seed K] [--epochs N] [--alpha A]...
+    barcelona-ai train-policy RECORD_DIR... --out POLICY.json [--l2 A] [--test-fraction F] [--seed K] [--workers W]
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
     barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
     barcelona-ai iterate --out DIR --engine SPEC [--generations N] [--games N] [--arena-games N] [--base DATA_DIR]...
@@ -94,6 +95,32 @@ def cmd_train(args: argparse.Namespace) -> int:
     if report.valid:
         print_metrics(report.valid, "validation games")
     print(f"model written to {show_path(out)}")
+    return 0
+
+
+def cmd_train_policy(args: argparse.Namespace) -> int:
+    from .datagen import record_files
+    from .policy_train import train_policy
+    records = [f for folder in args.records for f in record_files(folder)]
+    if not records:
+        raise CommandError("train-policy needs game records (barcelona-ai selfplay or arena --save)")
+    print(f"train-policy: the decisions of {len(records)} game records; L2 penalty {args.l2:g}, "
+          f"{args.test_fraction:.0%} of the games held out (seed {args.seed})")
+    with bar(len(records), "read", unit="game") as tick:
+        doc = train_policy(records, l2=args.l2, test_fraction=args.test_fraction, seed=args.seed,
+                           workers=args.workers, on_game=tick)
+    out = Path(args.out)
+    try:
+        out.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"--out {show_path(args.out)}: cannot write ({exc.strerror or exc})") from None
+    for name, m in (("held-out games", doc["training"].get("held_out")), ("all games (the fit)",
+                                                                         doc["training"]["fit"])):
+        if m:
+            print(f"{name}: {m['decisions']} decisions; log-likelihood of the search's action "
+                  f"{m['log_likelihood']:.3f} (heuristic prior {m['heuristic_log_likelihood']:.3f}, uniform "
+                  f"{m['uniform_log_likelihood']:.3f}); top-1 {m['top1']:.3f} (heuristic {m['heuristic_top1']:.3f})")
+    print(f"turn policy written to {show_path(out)} (search settings turn_policy=learned,policy=FILE)")
     return 0
 
 
@@ -219,6 +246,20 @@ def register(sub) -> None:
     t.add_argument("--seed", type=A.seed, default=0, help="seed of the split and the fit (default 0)")
     _add_fit_options(t)
     t.set_defaults(func=cmd_train, command="train")
+
+    tp = sub.add_parser("train-policy", help="fit the learned turn policy to game records (needs the [train] extra)",
+                        description="Fits the turn policy the search plays a leaf's turn with (a conditional logit "
+                                    "over each decision's actions, policy_train.py) to the actions chosen in game "
+                                    "records, and reports it on held-out games.")
+    tp.add_argument("records", nargs="+", metavar="RECORD_DIR", help="folders of game records")
+    tp.add_argument("--out", required=True, metavar="FILE", help="turn policy file to write (.json)")
+    tp.add_argument("--l2", type=A.number_range(0.0, 1e3, "an L2 penalty"), default=1e-4, metavar="A",
+                    help="L2 penalty on the standardised weights (default 1e-4)")
+    tp.add_argument("--test-fraction", type=A.number_range(0.0, 0.9, "a fraction"), default=0.1, metavar="F",
+                    help="share of the games held out to measure the fit (default 0.1; 0: none)")
+    tp.add_argument("--seed", type=A.seed, default=0, help="seed of the held-out games (default 0)")
+    tp.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes (default 1)")
+    tp.set_defaults(func=cmd_train_policy, command="train-policy")
 
     e = sub.add_parser("evaluate", help="calibration of a value model on held-out datasets",
                        description="Brier skill score (overall and by third of the game), a reliability table, and "

@@ -18,7 +18,7 @@ from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
 from .evaluation import ValueModel
-from .search import HIDDEN_DRAW, Tree, make_params
+from .search import HIDDEN_DRAW, Tree, TurnPolicy, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
 TERMINAL = CONSTANTS["TERMINAL"]
@@ -108,6 +108,10 @@ class SearchSettings:
                                     #   rollout_depth, a second evaluation on the way: the same moves, and
                                     #   forecasts the policy's further actions do not lower: README, Forecasts).
                                     #   None: "leaf_turn_end" where leaf is None in 2 players, else "value"
+    turn_policy: str = "rollout"    # with forecast_at="leaf_turn_end": the leaf's own turn played by the
+                                    #   rollout policy, or by the "learned" turn policy (data/turn-policy.json)
+    turn_temperature: float = 0.25  # the learned turn policy's softmax temperature (0: its best action)
+    policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
     choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
                                     #   else the most visited), or "forecast" (the highest reported win
@@ -126,7 +130,17 @@ class SearchSettings:
         """The settings the compiled search reads (validated by search.make_params), of settings for_players
         has made whole."""
         return make_params(**{k: v for k, v in asdict(self).items()
-                              if k not in ("threads", "reuse_tree", "root_halving", "model", "choose")})
+                              if k not in ("threads", "reuse_tree", "root_halving", "model", "choose", "policy")})
+
+    def learned_turn_policy(self) -> TurnPolicy | None:
+        """The learned turn policy the search plays a leaf's turn with (None unless turn_policy="learned")."""
+        if self.turn_policy != "learned":
+            return None
+        if self.policy is None:
+            return _shipped_turn_policy()
+        if not isinstance(self.policy, str):
+            raise BarcelonaError(f"search setting policy must be a file path or None, not {self.policy!r}")
+        return TurnPolicy.load(self.policy)
 
     def value_model(self) -> ValueModel | None:
         """The value network the search evaluates leaves with (None for leaf="rollout")."""
@@ -140,6 +154,14 @@ class SearchSettings:
 
 
 _SHIPPED: list = []
+_SHIPPED_POLICY: list = []
+
+
+def _shipped_turn_policy() -> TurnPolicy:
+    """The package's turn policy, loaded once per process."""
+    if not _SHIPPED_POLICY:
+        _SHIPPED_POLICY.append(TurnPolicy.default())
+    return _SHIPPED_POLICY[0]
 
 
 def _shipped_model() -> ValueModel:
@@ -344,6 +366,7 @@ class Engine:
                                  f"{self.settings.root_halving!r}")
         self._params = {n: self.settings.for_players(n).params() for n in PLAYER_COUNTS}
         self._model = self.settings.value_model()
+        self._turn_policy = {n: self.settings.for_players(n).learned_turn_policy() for n in PLAYER_COUNTS}
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
             raise BarcelonaError(f"search settings threads x max_nodes ({self.settings.threads} x "
                                  f"{self.settings.max_nodes}) exceed {MAX_TOTAL_NODES:,} nodes "
@@ -412,8 +435,8 @@ class Engine:
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
         trees = self._reused_trees(state, player) if self.settings.reuse_tree else None
         if trees is None:
-            trees = [Tree(state, player, self._params[state.num_players], _mix_seed(call_seed, i), self._model)
-                     for i in range(self.settings.threads)]
+            trees = [Tree(state, player, self._params[state.num_players], _mix_seed(call_seed, i), self._model,
+                          self._turn_policy[state.num_players]) for i in range(self.settings.threads)]
         if self.settings.reuse_tree:
             self._last = (player, tuple(state.history()), state.clone(), trees)
         for t in trees:

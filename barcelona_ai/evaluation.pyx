@@ -188,6 +188,25 @@ cdef void seat_input(const DataC* d, const StateC* s, int seat, float* out) noex
     position_blocks(d, s, &b)
     assemble_input(s, &b, seat, out)
 
+cdef void own_input(const DataC* d, const StateC* s, int seat, float* out) noexcept nogil:
+    """The first NF_OWN entries of seat_input (the position, the seat, the seat's own block) without the other
+    seats' blocks: what the learned turn policy reads (search.pyx)."""
+    cdef int q, n = s.num_players, best = -1000000, best_proj = -1000000, proj
+    global_features(d, s, out)
+    memset(out + NF_GLOBAL, 0, NF_SEAT * sizeof(float))
+    out[NF_GLOBAL + seat] = 1.0
+    for q in range(n):
+        if q == seat:
+            continue
+        if s.pl[q].score > best:
+            best = s.pl[q].score
+        proj = projected_vp(d, s, q)
+        if proj > best_proj:
+            best_proj = proj
+    out[NF_GLOBAL + 4] = (s.pl[seat].score - best) / 50.0
+    out[NF_GLOBAL + 5] = (projected_vp(d, s, seat) - best_proj) / 50.0
+    player_features(d, s, seat, out + NF_GLOBAL + NF_SEAT)
+
 
 # ------------------------------------------------------------------------------------------------------------
 # the network
@@ -257,6 +276,13 @@ cdef void net_evaluate(const NetC* net, const DataC* d, const StateC* s, double*
 # ------------------------------------------------------------------------------------------------------------
 # Python side
 # ------------------------------------------------------------------------------------------------------------
+
+def own_features(State state, int seat):
+    """own_input for Python: the first NF_OWN entries of the seat's features row."""
+    cdef float x[NF_OWN]
+    own_input(&state.data.c, &state.c, seat, x)
+    return [x[i] for i in range(NF_OWN)]
+
 
 def features(State state):
     """Every seat's network input as a list of rows (FEATURE_NAMES order); only public information is read."""

@@ -55,6 +55,9 @@ cdef struct ParamsC:
     int forecast_at_leaf_turn  # with rollout_depth: report the network where the policy ends the leaf's own turn
     int own_expand_threshold   # the same as expand_threshold for a node inside the searcher's own turn (the
                                #   searcher chose the edge into it and decides again there)
+    int turn_policy            # with forecast_at_leaf_turn: the leaf's own turn is played by the rollout policy
+                               #   (0) or by the learned turn policy (1, TurnPolicyC)
+    double turn_temperature    # the learned turn policy's softmax temperature (0: its best action)
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

@@ -31,8 +31,11 @@ from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cur
                     A_END_ACTIONS, A_SAG_STEP, A_SAG_STOP, A_SAG_TILE, A_RES, A_DISCARD_COIN, A_BUILD,
                     A_DRAW, A_REVEAL, PH_DRAW)
 
-from .evaluation cimport NetC, ValueModel, net_evaluate
+from .evaluation cimport NetC, ValueModel, net_evaluate, own_input, NF_OWN
+from pathlib import Path
+
 from .errors import BarcelonaError
+from .jsonio import load_json_file
 
 cdef extern from *:
     """
@@ -288,6 +291,94 @@ cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, in
     for i in range(n):
         prior[i] /= total
 
+cdef enum:
+    NGROUPS = NKINDS + 4       # the learned turn policy's groups of actions: the kinds, constructions by type
+
+cdef struct TurnPolicyC:
+    # the learned turn policy (policy_train.py): a conditional logit over a decision's actions, logit(a) =
+    # w . own_input(after a, decider) + group[action_group(a)] + top_class[a placement's top class]
+    # + log_prior * log(heuristic prior of a)
+    float w[NF_OWN]
+    float group[NGROUPS]
+    float top_class[3]
+    float log_prior
+
+cdef inline int action_group(const DataC* d, action_t a) noexcept nogil:
+    if A_BUILD <= a < A_DRAW:
+        return NKINDS + d.opt_type[a - A_BUILD]
+    return kind_of(a)
+
+cdef void turn_policy_logits(const TurnPolicyC* tp, const DataC* d, const StateC* s, const action_t* acts, int n,
+                             double* z) noexcept nogil:
+    """z[i]: the learned turn policy's logit of acts[i] (each applied to a copy of s)."""
+    cdef StateC tmp
+    cdef float x[NF_OWN]
+    cdef double prior[MAX_LEGAL]
+    cdef double v
+    cdef int i, j, p = state_current_player(d, s)
+    policy_prior(d, s, acts, n, prior)
+    for i in range(n):
+        memcpy(&tmp, s, sizeof(StateC))
+        state_apply(d, &tmp, acts[i])
+        own_input(d, &tmp, p, x)
+        v = 0.0
+        for j in range(NF_OWN):
+            if x[j] != 0.0:                                      # about half are (one-hot blocks, counts)
+                v += tp.w[j] * x[j]
+        v += tp.group[action_group(d, acts[i])]
+        if acts[i] < A_INT_PICK:
+            v += tp.top_class[(acts[i] - A_PLACE) % 3]
+        v += tp.log_prior * log(prior[i] if prior[i] > 1e-9 else 1e-9)
+        z[i] = v
+
+cdef action_t turn_policy_choice(const TurnPolicyC* tp, const DataC* d, const StateC* s, const action_t* acts,
+                                 int n, double temperature, uint64_t* rng) noexcept nogil:
+    """The learned turn policy's action: sampled from the softmax of its logits at `temperature`, or its best
+    (ties to the first) at temperature 0."""
+    cdef double z[MAX_LEGAL]
+    cdef double best, total = 0.0, r
+    cdef int i, arg = 0
+    if n == 1:
+        return acts[0]
+    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:       # placements: the heuristic's choice (the
+        return place_choice(d, s, acts, n, rng)                  #   logit ranks them no better, at 38 applies)
+    turn_policy_logits(tp, d, s, acts, n, z)
+    best = z[0]
+    for i in range(1, n):
+        if z[i] > best:
+            best = z[i]
+            arg = i
+    if temperature <= 0.0:
+        return acts[arg]
+    for i in range(n):
+        z[i] = exp((z[i] - best) / temperature)
+        total += z[i]
+    r = total * (rand_below(rng, 1 << 30) / <double>(1 << 30))
+    for i in range(n):
+        if r < z[i]:
+            return acts[i]
+        r -= z[i]
+    return acts[n - 1]
+
+cdef int turn_policy_turn(const TurnPolicyC* tp, const DataC* d, StateC* s, double temperature, int steps,
+                          uint64_t* rng) noexcept nogil:
+    """rollout_turn with the learned turn policy deciding: the turn in progress played to its end (chance outcomes
+    sampled), or `steps` actions; returns the number applied."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef int cp, n, count = 0
+    cdef int16_t seat = s.cur
+    while count < steps and s.cur == seat:
+        cp = state_current_player(d, s)
+        if cp == TERMINAL:
+            break
+        if cp == CHANCE:
+            state_apply(d, s, state_sample_chance(d, s, rng))
+        else:
+            n = state_legal_actions(d, s, buf)
+            state_apply(d, s, turn_policy_choice(tp, d, s, buf, n, temperature, rng))
+        count += 1
+    return count
+
 cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
     """Play to the end with the policy; returns the number of actions applied."""
     if policy == ROLLOUT_UNIFORM:
@@ -418,6 +509,7 @@ cdef class Tree:
                                    #   keeps the stop flag off the cache line of the next Tree's node count
     cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX), None for LEAF_ROLLOUT
     cdef const NetC* net           # its network, read without the GIL
+    cdef TurnPolicy turn_policy    # the learned turn policy (turn_policy 'learned'), else None
 
     def __cinit__(self):
         self.nodes = NULL
@@ -427,7 +519,8 @@ cdef class Tree:
     def __dealloc__(self):
         free(self.nodes)
 
-    def __init__(self, State state, int player, dict params, seed, ValueModel model=None):
+    def __init__(self, State state, int player, dict params, seed, ValueModel model=None,
+                 TurnPolicy turn_policy=None):
         cdef int i
         if not 0 <= player < state.c.num_players:
             raise BarcelonaError(f"no seat {player} in a {state.c.num_players}-player game")
@@ -456,6 +549,11 @@ cdef class Tree:
         self.p.turn_end = params["turn_end"]
         self.p.forecast_at_leaf_turn = params["forecast_at_leaf_turn"]
         self.p.own_expand_threshold = params["own_expand_threshold"]
+        self.p.turn_policy = params["turn_policy"]
+        self.p.turn_temperature = params["turn_temperature"]
+        if self.p.turn_policy and turn_policy is None:
+            raise BarcelonaError("search setting turn_policy 'learned' needs a turn policy (search.TurnPolicy)")
+        self.turn_policy = turn_policy if self.p.turn_policy else None
         if self.p.leaf != LEAF_ROLLOUT and model is None:
             raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model (evaluation.ValueModel)")
         self.model = None
@@ -742,7 +840,11 @@ cdef class Tree:
         cdef double* value_w = w
         cdef double* value_sc = sc
         if self.p.rollout_depth > 0 and self.p.forecast_at_leaf_turn:
-            done = rollout_turn(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
+            if self.p.turn_policy:
+                done = turn_policy_turn(&self.turn_policy.c, d, s, self.p.turn_temperature, self.p.rollout_depth,
+                                        &self.rng)
+            else:
+                done = rollout_turn(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
             if s.cur != seat or state_current_player(d, s) == TERMINAL:      # the leaf's turn ended on the way
                 net_evaluate(self.net, d, s, w, sc)
                 value_w, value_sc = vw, vsc
@@ -929,7 +1031,7 @@ def _count(name, value, lo, hi):
 
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
-               "turn_end", "own_expand_threshold", "forecast_at_leaf_turn"}
+               "turn_end", "own_expand_threshold", "forecast_at_leaf_turn", "turn_policy", "turn_temperature"}
 ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
 LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX}
 EVALUATE_AT = ("leaf", "turn_end")
@@ -938,7 +1040,7 @@ FORECAST_AT = ("value", "leaf_turn_end")
 
 def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
                 turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at,
-                own_expand_threshold, forecast_at):
+                own_expand_threshold, forecast_at, turn_policy, turn_temperature):
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
@@ -972,7 +1074,82 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
             "leaf": LEAVES[leaf], "rollout_depth": _count("rollout_depth", rollout_depth, 0, 10_000),
             "model_weight": _finite("model_weight", model_weight, 0.0, 1.0),
             "turn_end": 1 if evaluate_at == "turn_end" else 0,
-            "forecast_at_leaf_turn": 1 if forecast_at == "leaf_turn_end" else 0}
+            "forecast_at_leaf_turn": 1 if forecast_at == "leaf_turn_end" else 0,
+            "turn_policy": _turn_policy_id(turn_policy),
+            "turn_temperature": _finite("turn_temperature", turn_temperature, 0.0, 100.0)}
+
+
+TURN_POLICIES = ("rollout", "learned")
+
+
+def _turn_policy_id(name):
+    if not isinstance(name, str) or name not in TURN_POLICIES:
+        raise BarcelonaError(f"search setting turn_policy must be one of {list(TURN_POLICIES)}, not {name!r}")
+    return TURN_POLICIES.index(name)
+
+
+TURN_POLICY_FORMAT = "barcelona-turn-policy"
+TURN_POLICY_VERSION = 1
+NGROUPS_PY = NGROUPS
+NF_POLICY = NF_OWN
+
+
+cdef class TurnPolicy:
+    """The learned turn policy (policy_train.py): the weights of its conditional logit, owned as a C struct the
+    search reads without the GIL. data/turn-policy.json is the shipped one."""
+    cdef TurnPolicyC c
+    cdef readonly dict meta
+
+    def __init__(self, dict doc):
+        cdef int i
+        if doc.get("format") != TURN_POLICY_FORMAT or doc.get("version") != TURN_POLICY_VERSION:
+            raise BarcelonaError(f"a turn policy file has format {TURN_POLICY_FORMAT!r}, version "
+                                 f"{TURN_POLICY_VERSION}")
+        w = _weights(doc, "features", NF_OWN)
+        g = _weights(doc, "groups", NGROUPS)
+        tc = _weights(doc, "top_class", 3)
+        for i in range(NF_OWN):
+            self.c.w[i] = w[i]
+        for i in range(NGROUPS):
+            self.c.group[i] = g[i]
+        for i in range(3):
+            self.c.top_class[i] = tc[i]
+        self.c.log_prior = _policy_number("log_prior", doc.get("log_prior"))
+        meta = doc.get("training", {})
+        self.meta = meta if isinstance(meta, dict) else {}
+
+    @classmethod
+    def load(cls, path):
+        return cls(load_json_file(path, "turn policy"))
+
+    @classmethod
+    def default(cls):
+        """The package's turn policy (data/turn-policy.json)."""
+        return cls.load(Path(__file__).parent / "data" / "turn-policy.json")
+
+    def logits(self, State state):
+        """{action: logit} at a player's decision (policy_train.logits computes the same from Python)."""
+        cdef action_t buf[MAX_LEGAL]
+        cdef double z[MAX_LEGAL]
+        cdef int n, i
+        if state_current_player(&state.data.c, &state.c) < 0:
+            raise BarcelonaError("the turn policy decides only at a player's decision")
+        n = state_legal_actions(&state.data.c, &state.c, buf)
+        turn_policy_logits(&self.c, &state.data.c, &state.c, buf, n, z)
+        return {buf[i]: z[i] for i in range(n)}
+
+
+def _weights(dict doc, str key, int n):
+    v = doc.get(key)
+    if not isinstance(v, list) or len(v) != n:
+        raise BarcelonaError(f"turn policy {key}: a list of {n} numbers")
+    return [_policy_number(key, x) for x in v]
+
+
+def _policy_number(key, x):
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not -1e6 <= x <= 1e6:
+        raise BarcelonaError(f"turn policy {key}: {x!r} is not a number in [-1e6, 1e6]")
+    return float(x)
 
 
 def static_value_of(State state, int player):

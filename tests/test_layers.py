@@ -31,7 +31,7 @@ LAYERS = [
     {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
      "openspiel_game", "pettingzoo_env", "observation",        # (framework adapters, their observation
      "distributed"},                                           #  encoding; Ray: optional extras)
-    {"selfplay", "review", "session", "datagen", "train", "expert_iteration", "standing", "webapi"},  # workflows (the CLI and web page)
+    {"selfplay", "review", "session", "datagen", "train", "policy_train", "expert_iteration", "standing", "webapi"},  # workflows (the CLI and web page)
     {"cli_args"},                                              # command-line argument checks
     {"cli_analysis", "play", "cli_learn", "web"},              # the command-line commands, the web server
     {"cli"},                                                   # the command-line entry point
