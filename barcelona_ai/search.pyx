@@ -308,6 +308,18 @@ cdef inline int action_group(const DataC* d, action_t a) noexcept nogil:
         return NKINDS + d.opt_type[a - A_BUILD]
     return kind_of(a)
 
+cdef inline double dot_own(const float* w, const float* x) noexcept nogil:
+    """w . x over NF_OWN floats, in 8 partial sums (independent lanes the compiler vectorises)."""
+    cdef float acc[8]
+    cdef int j, k
+    memset(acc, 0, sizeof(acc))
+    for j in range(0, NF_OWN - NF_OWN % 8, 8):
+        for k in range(8):
+            acc[k] += w[j + k] * x[j + k]
+    for j in range(NF_OWN - NF_OWN % 8, NF_OWN):
+        acc[0] += w[j] * x[j]
+    return (acc[0] + acc[1]) + (acc[2] + acc[3]) + (acc[4] + acc[5]) + (acc[6] + acc[7])
+
 cdef void turn_policy_logits(const TurnPolicyC* tp, const DataC* d, const StateC* s, const action_t* acts, int n,
                              double* z) noexcept nogil:
     """z[i]: the learned turn policy's logit of acts[i] (each applied to a copy of s)."""
@@ -315,16 +327,13 @@ cdef void turn_policy_logits(const TurnPolicyC* tp, const DataC* d, const StateC
     cdef float x[NF_OWN]
     cdef double prior[MAX_LEGAL]
     cdef double v
-    cdef int i, j, p = state_current_player(d, s)
+    cdef int i, p = state_current_player(d, s)
     policy_prior(d, s, acts, n, prior)
     for i in range(n):
         memcpy(&tmp, s, sizeof(StateC))
         state_apply(d, &tmp, acts[i])
         own_input(d, &tmp, p, x)
-        v = 0.0
-        for j in range(NF_OWN):
-            if x[j] != 0.0:                                      # about half are (one-hot blocks, counts)
-                v += tp.w[j] * x[j]
+        v = dot_own(tp.w, x)
         v += tp.group[action_group(d, acts[i])]
         if acts[i] < A_INT_PICK:
             v += tp.top_class[(acts[i] - A_PLACE) % 3]

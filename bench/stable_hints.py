@@ -27,6 +27,9 @@ ONE_SECOND = {2: 31_000, 3: 23_000, 4: 17_000}
 # The 2-player default's (SHORT_ROLLOUT) iterations a second over v0's, from the 2-player setups (CPU time,
 # interleaved, idle machine, 2026-11-27).
 SHORT_ROLLOUT_RATE = 2.2
+# ... with the learned turn policy playing the leaf's turn (turn_policy="learned", the 2-player default since
+# 2026-11-27): 0.52 times the short rollout's iterations (2-player setups and positions, interleaved).
+TURN_POLICY_RATE = 0.52
 # (players, setup seed, fraction of the game's decisions played before the position)
 POSITIONS = [(2, 1, 0.0), (2, 2, 0.15), (2, 3, 0.3), (2, 4, 0.45), (2, 5, 0.6), (2, 6, 0.75), (2, 7, 0.9),
              (3, 1, 0.0), (3, 2, 0.2), (3, 3, 0.4), (3, 4, 0.6), (3, 5, 0.8), (3, 6, 0.92),
@@ -47,11 +50,13 @@ def position(players: int, seed: int, fraction: float) -> State:
 
 
 def one_second(players: int, settings: dict) -> int:
-    """The iterations one idle thread runs in one second of the engine with these settings: SHORT_ROLLOUT's
-    rate, or a rollout engine's (other settings are given the rollout engines' budget)."""
+    """The iterations one idle thread runs in one second of the engine with these settings: the short rollout's
+    rate (with the learned turn policy, or without), or a rollout engine's (other settings are given the rollout
+    engines' budget)."""
     resolved = SearchSettings(**settings).for_players(players)
-    short = all(getattr(resolved, k) == v for k, v in SHORT_ROLLOUT.items())
-    return int(ONE_SECOND[players] * (SHORT_ROLLOUT_RATE if short else 1.0))
+    short = all(getattr(resolved, k) == SHORT_ROLLOUT[k] for k in ("leaf", "rollout_depth", "forecast_at"))
+    learned = short and resolved.turn_policy == "learned"
+    return int(ONE_SECOND[players] * (SHORT_ROLLOUT_RATE if short else 1.0) * (TURN_POLICY_RATE if learned else 1.0))
 
 
 def measure(s: State, seeds: int, scale: float, settings: dict) -> dict:
