@@ -29,11 +29,12 @@ MAX_SECONDS = 1e6                   # about 11.6 days
 MAX_TOTAL_NODES = 100_000_000       # over all root-parallel trees: memory stays bounded (72 bytes a node)
 PLAYER_COUNTS = (2, 3, 4)
 # The default leaf evaluation of a 2-player search (SearchSettings.leaf None): the network after a short rollout,
-# its forecasts reported where the rollout policy ends the leaf's own turn. Against v0 at equal time (0.25 s a
-# decision, one thread) 0.605 [0.536, 0.670] over 200 games (the same search reporting its values, 17% faster:
-# 0.552 over 600), level at 1 s (0.480 of 100); in 4 players 0.208 of 48 (0.25 equal), so 3 and 4 players keep
-# "mix" (README, Strength).
-SHORT_ROLLOUT = {"leaf": "model", "rollout_depth": 30, "forecast_at": "leaf_turn_end"}
+# its forecasts reported where the leaf's own turn ends, that turn played by the learned turn policy. Against the
+# same search with the heuristic finishing the turn, at equal time (0.25 s a decision, one thread) 0.580 [0.511, 0.646] over
+# 200 games (0.68 at equal iterations); against v0 at equal time 0.570 [0.501, 0.637] over 200. Without the turn
+# policy: 0.605 against v0, level at 1 s; in 4 players 0.208 of 48 (0.25 equal), so 3 and 4 players keep "mix"
+# (README, Strength).
+SHORT_ROLLOUT = {"leaf": "model", "rollout_depth": 30, "forecast_at": "leaf_turn_end", "turn_policy": "learned"}
 
 
 @dataclass(frozen=True)
@@ -108,8 +109,10 @@ class SearchSettings:
                                     #   rollout_depth, a second evaluation on the way: the same moves, and
                                     #   forecasts the policy's further actions do not lower: README, Forecasts).
                                     #   None: "leaf_turn_end" where leaf is None in 2 players, else "value"
-    turn_policy: str = "rollout"    # with forecast_at="leaf_turn_end": the leaf's own turn played by the
-                                    #   rollout policy, or by the "learned" turn policy (data/turn-policy.json)
+    turn_policy: str | None = None  # with forecast_at="leaf_turn_end": the leaf's own turn is played by the
+                                    #   "rollout" policy or by the "learned" turn policy (data/turn-policy.json,
+                                    #   policy_train.py; docs/learned-evaluation.md). None: "learned" where leaf
+                                    #   is None in 2 players (SHORT_ROLLOUT), else "rollout"
     turn_temperature: float = 0.25  # the learned turn policy's softmax temperature (0: its best action)
     policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
@@ -122,7 +125,8 @@ class SearchSettings:
         default (leaf, rollout_depth and forecast_at: SHORT_ROLLOUT in 2 players where leaf is None, else "mix",
         0 and "value"; root_halving in 4 players)."""
         short = players == 2 and self.leaf is None
-        bundle = SHORT_ROLLOUT if short else {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value"}
+        bundle = SHORT_ROLLOUT if short else {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value",
+                                              "turn_policy": "rollout"}
         return replace(self, **{k: bundle[k] if getattr(self, k) is None else getattr(self, k) for k in bundle},
                        root_halving=players == 4 if self.root_halving is None else self.root_halving)
 

@@ -164,21 +164,28 @@ cdef void position_blocks(const DataC* d, const StateC* s, BlocksC* b) noexcept 
         player_features(d, s, q, b.player[q])
         b.projected[q] = projected_vp(d, s, q)
 
-cdef void assemble_input(const StateC* s, const BlocksC* b, int seat, float* out) noexcept nogil:
-    """Seat `seat`'s network input (FEATURE_NAMES order) from the position's blocks."""
-    cdef int i, q, n = s.num_players, best = -1000000, best_proj = -1000000
-    memset(out, 0, NF_INPUT * sizeof(float))
-    memcpy(out, b.glob, NF_GLOBAL * sizeof(float))
-    out[NF_GLOBAL + seat] = 1.0
-    for q in range(n):
+cdef void seat_block(const StateC* s, int seat, const int* projected, float* out) noexcept nogil:
+    """The seat's part of its input (NF_SEAT floats): its index, one-hot, then its score and its projected VP
+    against the best of the other seats' (projected[q]: projected_vp of every seat)."""
+    cdef int q, best = -1000000, best_proj = -1000000
+    memset(out, 0, NF_SEAT * sizeof(float))
+    out[seat] = 1.0
+    for q in range(s.num_players):
         if q == seat:
             continue
         if s.pl[q].score > best:
             best = s.pl[q].score
-        if b.projected[q] > best_proj:
-            best_proj = b.projected[q]
-    out[NF_GLOBAL + 4] = (s.pl[seat].score - best) / 50.0
-    out[NF_GLOBAL + 5] = (b.projected[seat] - best_proj) / 50.0
+        if projected[q] > best_proj:
+            best_proj = projected[q]
+    out[4] = (s.pl[seat].score - best) / 50.0
+    out[5] = (projected[seat] - best_proj) / 50.0
+
+cdef void assemble_input(const StateC* s, const BlocksC* b, int seat, float* out) noexcept nogil:
+    """Seat `seat`'s network input (FEATURE_NAMES order) from the position's blocks."""
+    cdef int i, n = s.num_players
+    memset(out, 0, NF_INPUT * sizeof(float))
+    memcpy(out, b.glob, NF_GLOBAL * sizeof(float))
+    seat_block(s, seat, b.projected, out + NF_GLOBAL)
     for i in range(n):                                           # the seat first, then the others in turn order
         memcpy(out + NF_GLOBAL + NF_SEAT + i * NF_PLAYER, b.player[(seat + i) % n], NF_PLAYER * sizeof(float))
 
@@ -191,20 +198,12 @@ cdef void seat_input(const DataC* d, const StateC* s, int seat, float* out) noex
 cdef void own_input(const DataC* d, const StateC* s, int seat, float* out) noexcept nogil:
     """The first NF_OWN entries of seat_input (the position, the seat, the seat's own block) without the other
     seats' blocks: what the learned turn policy reads (search.pyx)."""
-    cdef int q, n = s.num_players, best = -1000000, best_proj = -1000000, proj
+    cdef int q
+    cdef int projected[MAX_PLAYERS]
     global_features(d, s, out)
-    memset(out + NF_GLOBAL, 0, NF_SEAT * sizeof(float))
-    out[NF_GLOBAL + seat] = 1.0
-    for q in range(n):
-        if q == seat:
-            continue
-        if s.pl[q].score > best:
-            best = s.pl[q].score
-        proj = projected_vp(d, s, q)
-        if proj > best_proj:
-            best_proj = proj
-    out[NF_GLOBAL + 4] = (s.pl[seat].score - best) / 50.0
-    out[NF_GLOBAL + 5] = (projected_vp(d, s, seat) - best_proj) / 50.0
+    for q in range(s.num_players):
+        projected[q] = projected_vp(d, s, q)
+    seat_block(s, seat, projected, out + NF_GLOBAL)
     player_features(d, s, seat, out + NF_GLOBAL + NF_SEAT)
 
 

@@ -144,3 +144,14 @@ def test_turn_policy_settings_are_checked():
     params = SearchSettings(turn_policy="learned").for_players(2).params()
     with pytest.raises(BarcelonaError, match="turn policy"):
         Tree(new_game(2, 1), 0, params, 1, SearchSettings().for_players(2).value_model())
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_own_features_are_the_first_of_the_network_inputs(players):
+    """The turn policy reads the position, the seat and the seat's own block: the first 83 inputs of the value
+    network's row for that seat, computed without the other seats' blocks."""
+    from barcelona_ai.evaluation import features, own_features
+    for s in walk(players, 50 + players, 40):
+        rows = features(s)
+        for seat in range(players):
+            assert own_features(s, seat) == rows[seat][:83]
