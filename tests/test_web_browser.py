@@ -159,10 +159,12 @@ def test_a_whole_game_by_clicking_with_a_hint_an_undo_and_an_analysis(page):
             break
         _play_one(page, game)
         decisions += 1
-        if decisions == 15 and game["waiting"] == "you":           # a hint in the middle of a turn
-            page.click("#hint")
-            page.wait_for_selector("#board .overlay .hint-badge", timeout=60_000)
+        if decisions == 15 and game["waiting"] == "you":           # a hint in the middle of a turn: listed, and
+            page.click("#hint")                                    # drawn where its moves have a board place
+            page.wait_for_selector("#hints li", timeout=60_000)    # (an "end actions" or "skip" has none)
             game = _ready(page)
+            placed = page.evaluate("() => hints.some((h) => h.targets.some((t) => t))")
+            assert (page.locator("#board .overlay .hint-badge").count() > 0) == placed
             _shot(page, "web-midgame.png")
         assert decisions < 400, "the game does not end"
     assert "Game over" in page.locator("#caption").text_content()
