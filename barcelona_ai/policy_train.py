@@ -30,14 +30,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .arena import run_jobs
-from .core import State
+from .core import CONSTANTS, State
 from .errors import BarcelonaError
 from .evaluation import own_features
 from .record import GameRecord
 from .search import (NF_POLICY as NF, NGROUPS_PY as NGROUPS, TURN_POLICY_FORMAT, TURN_POLICY_VERSION,
                      greedy_group, policy_distribution)
 
-A_INT_PICK = 75                   # core: actions below it are placements (crossing * 3 + top class)
+A_INT_PICK = CONSTANTS["A_INT_PICK"]   # actions below it are placements (crossing * 3 + top class)
 COLUMNS = NF + NGROUPS + 3 + 1    # features, group one-hot, top-class one-hot, log prior
 
 

@@ -1140,10 +1140,7 @@ cdef class TurnPolicy:
         """{action: logit} at a player's decision (policy_train.logits computes the same from Python)."""
         cdef action_t buf[MAX_LEGAL]
         cdef double z[MAX_LEGAL]
-        cdef int n, i
-        if state_current_player(&state.data.c, &state.c) < 0:
-            raise BarcelonaError("the turn policy decides only at a player's decision")
-        n = state_legal_actions(&state.data.c, &state.c, buf)
+        cdef int i, n = _decision_actions(state, buf, "the turn policy")
         turn_policy_logits(&self.c, &state.data.c, &state.c, buf, n, z)
         return {buf[i]: z[i] for i in range(n)}
 
@@ -1225,14 +1222,18 @@ def flat_mc(State state, int player, long long iterations, seed, dict params):
     return {buf[i]: (visits[i], sums[i]) for i in range(n)}
 
 
+cdef int _decision_actions(State state, action_t* buf, str who) except -1:
+    """The legal actions of a player's decision into buf (their count); a policy decides only there."""
+    if state_current_player(&state.data.c, &state.c) < 0:
+        raise BarcelonaError(f"{who} decides only at a player's decision")
+    return state_legal_actions(&state.data.c, &state.c, buf)
+
+
 def policy_distribution(State state):
     """{action: probability} of the heuristic rollout policy at a decision (what the progressive bias uses)."""
     cdef action_t buf[MAX_LEGAL]
     cdef double prior[MAX_LEGAL]
-    cdef int n, i
-    if state_current_player(&state.data.c, &state.c) < 0:
-        raise BarcelonaError("the rollout policy decides only at a player's decision")
-    n = state_legal_actions(&state.data.c, &state.c, buf)
+    cdef int i, n = _decision_actions(state, buf, "the rollout policy")
     policy_prior(&state.data.c, &state.c, buf, n, prior)
     return {buf[i]: prior[i] for i in range(n)}
 
