@@ -8,7 +8,6 @@ cdef enum:
     NF_PLAYER = 39             # features of one seat
     NF_SEAT = 4 + 2            # the seat itself: its index (one-hot) and two relative scores
     NF_INPUT = NF_GLOBAL + NF_SEAT + NF_PLAYER * MAX_PLAYERS    # one seat's input to the network: 200
-    NF_OWN = NF_GLOBAL + NF_SEAT + NF_PLAYER   # its first part: the position, the seat, the seat's own block
     MAX_LAYERS = 4
     MAX_WIDTH = 256            # widest layer (inputs included)
     NOUT = 2                   # outputs per seat: win share, VP still to come / to_come_scale
@@ -24,7 +23,7 @@ cdef struct NetC:
                                        #   raw ** win_power[players]
 
 cdef void seat_input(const DataC* d, const StateC* s, int seat, float* out) noexcept nogil
-cdef void own_input(const DataC* d, const StateC* s, int seat, float* out) noexcept nogil
+cdef void player_features(const DataC* d, const StateC* s, int p, float* f) noexcept nogil
 cdef void net_evaluate(const NetC* net, const DataC* d, const StateC* s, double* win, double* score) noexcept nogil
 
 

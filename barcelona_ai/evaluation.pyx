@@ -115,6 +115,8 @@ cdef inline int projected_vp(const DataC* d, const StateC* s, int p) noexcept no
     return s.pl[p].score + final_pieces_vp(d, &s.pl[p]) + modernisme_end_vp(d, s, p)
 
 cdef void player_features(const DataC* d, const StateC* s, int p, float* f) noexcept nogil:
+    """Seat p's block of NF_PLAYER features (PLAYER_NAMES): in every seat's input, and alone the learned turn
+    policy's input (search.pyx)."""
     cdef const PlayerC* pl = &s.pl[p]
     cdef int k, mods = 0, ups = 0, sags = 0, mult = d.cerda_mult[pl.cerda], n = s.num_players
     for k in range(NPROJ):
@@ -195,18 +197,6 @@ cdef void seat_input(const DataC* d, const StateC* s, int seat, float* out) noex
     position_blocks(d, s, &b)
     assemble_input(s, &b, seat, out)
 
-cdef void own_input(const DataC* d, const StateC* s, int seat, float* out) noexcept nogil:
-    """The first NF_OWN entries of seat_input (the position, the seat, the seat's own block) without the other
-    seats' blocks: what the learned turn policy reads (search.pyx)."""
-    cdef int q
-    cdef int projected[MAX_PLAYERS]
-    global_features(d, s, out)
-    for q in range(s.num_players):
-        projected[q] = projected_vp(d, s, q)
-    seat_block(s, seat, projected, out + NF_GLOBAL)
-    player_features(d, s, seat, out + NF_GLOBAL + NF_SEAT)
-
-
 # ------------------------------------------------------------------------------------------------------------
 # the network
 # ------------------------------------------------------------------------------------------------------------
@@ -276,11 +266,14 @@ cdef void net_evaluate(const NetC* net, const DataC* d, const StateC* s, double*
 # Python side
 # ------------------------------------------------------------------------------------------------------------
 
-def own_features(State state, int seat):
-    """own_input for Python: the first NF_OWN entries of the seat's features row."""
-    cdef float x[NF_OWN]
-    own_input(&state.data.c, &state.c, seat, x)
-    return [x[i] for i in range(NF_OWN)]
+def player_block_features(State state, int seat):
+    """player_features for Python: the seat's own block of its features row (entries NF_GLOBAL + NF_SEAT on,
+    NF_PLAYER of them), what the learned turn policy reads."""
+    cdef float x[NF_PLAYER]
+    if not 0 <= seat < state.c.num_players:
+        raise BarcelonaError(f"seat must be in [0, {state.c.num_players}), not {seat}")
+    player_features(&state.data.c, &state.c, seat, x)
+    return [x[i] for i in range(NF_PLAYER)]
 
 
 def features(State state):

@@ -31,7 +31,7 @@ from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cur
                     A_END_ACTIONS, A_SAG_STEP, A_SAG_STOP, A_SAG_TILE, A_RES, A_DISCARD_COIN, A_BUILD,
                     A_DRAW, A_REVEAL, PH_DRAW)
 
-from .evaluation cimport NetC, ValueModel, net_evaluate, own_input, NF_OWN
+from .evaluation cimport NetC, ValueModel, net_evaluate, player_features, NF_PLAYER
 from pathlib import Path
 
 from .errors import BarcelonaError
@@ -296,9 +296,9 @@ cdef enum:
 
 cdef struct TurnPolicyC:
     # the learned turn policy (policy_train.py): a conditional logit over a decision's actions, logit(a) =
-    # w . own_input(after a, decider) + group[action_group(a)] + top_class[a placement's top class]
+    # w . player_features(after a, decider) + group[action_group(a)] + top_class[a placement's top class]
     # + log_prior * log(heuristic prior of a)
-    float w[NF_OWN]
+    float w[NF_PLAYER]
     float group[NGROUPS]
     float top_class[3]
     float log_prior
@@ -308,15 +308,15 @@ cdef inline int action_group(const DataC* d, action_t a) noexcept nogil:
         return NKINDS + d.opt_type[a - A_BUILD]
     return kind_of(a)
 
-cdef inline double dot_own(const float* w, const float* x) noexcept nogil:
-    """w . x over NF_OWN floats, in 8 partial sums (independent lanes the compiler vectorises)."""
+cdef inline double dot_player(const float* w, const float* x) noexcept nogil:
+    """w . x over NF_PLAYER floats, in 8 partial sums (independent lanes the compiler vectorises)."""
     cdef float acc[8]
     cdef int j, k
     memset(acc, 0, sizeof(acc))
-    for j in range(0, NF_OWN - NF_OWN % 8, 8):
+    for j in range(0, NF_PLAYER - NF_PLAYER % 8, 8):
         for k in range(8):
             acc[k] += w[j + k] * x[j + k]
-    for j in range(NF_OWN - NF_OWN % 8, NF_OWN):
+    for j in range(NF_PLAYER - NF_PLAYER % 8, NF_PLAYER):
         acc[0] += w[j] * x[j]
     return (acc[0] + acc[1]) + (acc[2] + acc[3]) + (acc[4] + acc[5]) + (acc[6] + acc[7])
 
@@ -324,7 +324,7 @@ cdef void turn_policy_logits(const TurnPolicyC* tp, const DataC* d, const StateC
                              double* z) noexcept nogil:
     """z[i]: the learned turn policy's logit of acts[i] (each applied to a copy of s)."""
     cdef StateC tmp
-    cdef float x[NF_OWN]
+    cdef float x[NF_PLAYER]
     cdef double prior[MAX_LEGAL]
     cdef double v
     cdef int i, p = state_current_player(d, s)
@@ -332,8 +332,8 @@ cdef void turn_policy_logits(const TurnPolicyC* tp, const DataC* d, const StateC
     for i in range(n):
         memcpy(&tmp, s, sizeof(StateC))
         state_apply(d, &tmp, acts[i])
-        own_input(d, &tmp, p, x)
-        v = dot_own(tp.w, x)
+        player_features(d, &tmp, p, x)
+        v = dot_player(tp.w, x)
         v += tp.group[action_group(d, acts[i])]
         if acts[i] < A_INT_PICK:
             v += tp.top_class[(acts[i] - A_PLACE) % 3]
@@ -1098,9 +1098,9 @@ def _turn_policy_id(name):
 
 
 TURN_POLICY_FORMAT = "barcelona-turn-policy"
-TURN_POLICY_VERSION = 1
+TURN_POLICY_VERSION = 2    # 2: the features are the decider's own block (version 1: the position, the seat, then it)
 NGROUPS_PY = NGROUPS
-NF_POLICY = NF_OWN
+NF_POLICY = NF_PLAYER
 
 
 cdef class TurnPolicy:
@@ -1113,11 +1113,11 @@ cdef class TurnPolicy:
         cdef int i
         if doc.get("format") != TURN_POLICY_FORMAT or doc.get("version") != TURN_POLICY_VERSION:
             raise BarcelonaError(f"a turn policy file has format {TURN_POLICY_FORMAT!r}, version "
-                                 f"{TURN_POLICY_VERSION}")
-        w = _weights(doc, "features", NF_OWN)
+                                 f"{TURN_POLICY_VERSION}, not {doc.get('format')!r}, version {doc.get('version')!r}")
+        w = _weights(doc, "features", NF_PLAYER)
         g = _weights(doc, "groups", NGROUPS)
         tc = _weights(doc, "top_class", 3)
-        for i in range(NF_OWN):
+        for i in range(NF_PLAYER):
             self.c.w[i] = w[i]
         for i in range(NGROUPS):
             self.c.group[i] = g[i]

@@ -56,6 +56,7 @@ def test_c_logits_equal_the_python_reference(players):
 
 @pytest.mark.parametrize("field, value, words", [
     ("format", "barcelona-model", "format"),
+    ("version", 1, "version 1"),                     # the first version read 83 inputs: refused, not misread
     ("features", [0.0] * 3, "features"),
     ("groups", "x", "groups"),
     ("top_class", [0.0, float("nan"), 0.0], "top_class"),
@@ -147,11 +148,14 @@ def test_turn_policy_settings_are_checked():
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_own_features_are_the_first_of_the_network_inputs(players):
-    """The turn policy reads the position, the seat and the seat's own block: the first 83 inputs of the value
-    network's row for that seat, computed without the other seats' blocks."""
-    from barcelona_ai.evaluation import features, own_features
+def test_player_block_features_are_the_seats_block_of_the_network_inputs(players):
+    """The turn policy reads the deciding seat's own block of the value network's row for that seat (after the
+    position's and the seat's entries), computed alone."""
+    from barcelona_ai.evaluation import FEATURE_NAMES, PLAYER_NAMES, features, player_block_features
+    first = FEATURE_NAMES.index(f"p0_{PLAYER_NAMES[0]}")
     for s in walk(players, 50 + players, 40):
         rows = features(s)
         for seat in range(players):
-            assert own_features(s, seat) == rows[seat][:83]
+            assert player_block_features(s, seat) == rows[seat][first:first + len(PLAYER_NAMES)]
+    with pytest.raises(BarcelonaError, match="seat"):
+        player_block_features(s, players)
