@@ -3,7 +3,8 @@ from its game records, for the search to play the rest of a leaf's turn with (se
 
 The policy is a conditional logit (McFadden's discrete choice): at a decision every legal action a gets a logit
 
-    w . player(after a, decider) + group[a's group] + top_class[a placement's top class] + log_p * log p(a)
+    w . player(after a, decider) + group[a's group] + top_class[a placement's top class]
+      + log_prior * log p(a)
 
 where player is the deciding seat's own block of the value network's public inputs after the action (its 39
 PLAYER_NAMES: evaluation.player_block_features; nothing any seat cannot see), the group is the action's kind of
@@ -23,7 +24,8 @@ measure the fit: mean log-likelihood of the chosen action and its top-1 rate, be
 
 The position's features and the seat's relative scores (the rest of the network's input before the other seats'
 blocks) were the first version's inputs too; on held-out games they added 0.003 to the log-likelihood (-1.579
-against -1.582) and cost a fifth of the policy's time, and the other seats' blocks added nothing.
+against -1.582) and cost 6-15% of an iteration's time (README, What was measured); the other seats' blocks added
+nothing.
 """
 from __future__ import annotations
 
