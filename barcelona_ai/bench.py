@@ -110,8 +110,8 @@ def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
             f"at the leaves and rollouts (the default) {one:,.0f}, rollouts only (v0) {v0:,.0f}, the network "
             f"alone {alone:,.0f}")
         short, v0_2p = search_rate(2, 2.0, 1), search_rate(2, 2.0, 1, leaf="rollout")
-        out(f"2p: the default (the learned turn, a short rollout, the network) {short:,.0f} iterations/s, v0 {v0_2p:,.0f} "
-            f"({short / v0_2p:.2f} x)")
+        out(f"2p: the default (the learned turn, a short rollout, the network) {short:,.0f} iterations/s, "
+            f"v0 {v0_2p:,.0f} ({short / v0_2p:.2f} x)")
         out(f"Search signature: {search_signature()}")
     out(f"Bench: {sig}")
     return sig

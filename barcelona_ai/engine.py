@@ -29,11 +29,11 @@ MAX_SECONDS = 1e6                   # about 11.6 days
 MAX_TOTAL_NODES = 100_000_000       # over all root-parallel trees: memory stays bounded (72 bytes a node)
 PLAYER_COUNTS = (2, 3, 4)
 # The default leaf evaluation of a 2-player search (SearchSettings.leaf None): the network after a short rollout,
-# its forecasts reported where the leaf's own turn ends, that turn played by the learned turn policy. Against the
-# same search with the heuristic finishing the turn, at equal time (0.25 s a decision, one thread) 0.580 [0.511, 0.646] over
-# 200 games (0.68 at equal iterations); against v0 at equal time 0.570 [0.501, 0.637] over 200. Without the turn
-# policy: 0.605 against v0, level at 1 s; in 4 players 0.208 of 48 (0.25 equal), so 3 and 4 players keep "mix"
-# (README, Strength).
+# its forecasts reported where the leaf's own turn ends, that turn played by the learned turn policy. Against v0
+# at equal time (0.25 s a decision, one thread) 0.630 [0.561, 0.694] over 200 games (its first version 0.570 on
+# the same setups, and 0.580 [0.511, 0.646] against the same search with the heuristic finishing the turn);
+# 1 s vs 0.25 s 0.490 of 100. Without the turn policy: 0.605 against v0, level at 1 s; in 4 players 0.208 of 48
+# (0.25 equal), so 3 and 4 players keep "mix" (README, Strength).
 SHORT_ROLLOUT = {"leaf": "model", "rollout_depth": 30, "forecast_at": "leaf_turn_end", "turn_policy": "learned"}
 
 
