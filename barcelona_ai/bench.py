@@ -105,10 +105,12 @@ def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
         out(f"ISMCTS 4p: {one:,.0f} iterations/s = {one / games_rate:.2f} x random games/s "
             f"({games_rate:,.0f}); 2 threads {two:,.0f}/s = {two / one:.2f} x; {Tree.node_bytes()} bytes/node")
         v0 = search_rate(4, 2.0, 1, leaf="rollout")
+        mix = search_rate(4, 2.0, 1, leaf="mix")
         alone = search_rate(4, 2.0, 1, leaf="model")
-        out(f"Learned evaluation: {evaluation_cost(4) * 1e6:.1f} us per 4-player position; iterations/s with it "
-            f"at the leaves and rollouts (the default) {one:,.0f}, rollouts only (v0) {v0:,.0f}, the network "
-            f"alone {alone:,.0f}")
+        out(f"Learned evaluation: {evaluation_cost(4) * 1e6:.1f} us per 4-player position; 4p iterations/s: the "
+            f"default (the learned turn, a short rollout, the network) {one:,.0f} ({one / v0:.2f} x v0), rollouts "
+            f"only (v0) {v0:,.0f}, rollouts and the network at the leaves (mix, the 3-player default) {mix:,.0f}, "
+            f"the network alone {alone:,.0f}")
         short, v0_2p = search_rate(2, 2.0, 1), search_rate(2, 2.0, 1, leaf="rollout")
         out(f"2p: the default (the learned turn, a short rollout, the network) {short:,.0f} iterations/s, "
             f"v0 {v0_2p:,.0f} ({short / v0_2p:.2f} x)")

@@ -274,8 +274,8 @@ def register(sub) -> None:
                    help="with --search: analyse every K-th decision of each game (default 10)")
     e.add_argument("--leaf", choices=("rollout", "model", "mix"), default=None,
                    help="with --search: the engine's leaf evaluation (rollout = the v0 engine; default: the "
-                        "engine's for the player count, the network after a short rollout in 2 players, mix in 3 "
-                        "and 4)")
+                        "engine's for the player count, the network after a short rollout in 2 and 4 players, mix "
+                        "in 3)")
     e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 

@@ -28,13 +28,17 @@ MAX_ITERATIONS = 10**12             # a search budget must end: about a day of s
 MAX_SECONDS = 1e6                   # about 11.6 days
 MAX_TOTAL_NODES = 100_000_000       # over all root-parallel trees: memory stays bounded (72 bytes a node)
 PLAYER_COUNTS = (2, 3, 4)
-# The default leaf evaluation of a 2-player search (SearchSettings.leaf None): the network after a short rollout,
-# its forecasts reported where the leaf's own turn ends, that turn played by the learned turn policy. Against v0
-# at equal time (0.25 s a decision, one thread) 0.630 [0.561, 0.694] over 200 games (its first version 0.570 on
-# the same setups, and 0.580 [0.511, 0.646] against the same search with the heuristic finishing the turn);
-# 1 s vs 0.25 s 0.490 of 100. Without the turn policy: 0.605 against v0, level at 1 s; in 4 players 0.208 of 48
-# (0.25 equal), so 3 and 4 players keep "mix" (README, Strength).
+# The default leaf evaluation of a 2- and a 4-player search (SearchSettings.leaf None): the network after a short
+# rollout, its forecasts reported where the leaf's own turn ends, that turn played by the learned turn policy.
+# Against v0 at equal time (0.25 s a decision, one thread): 2 players 0.630 [0.561, 0.694] over 200 games (its
+# first version 0.570 on the same setups, and 0.580 [0.511, 0.646] against the same search with the heuristic
+# finishing the turn); 1 s vs 0.25 s 0.490 of 100; 4 players, one seat against three of v0, win share 0.415
+# [0.349, 0.484] over 200 games (0.25 equal; without the turn policy 0.208 of 48). In 3 players "mix" stays: against
+# it at equal iterations, 60 games each, 0.317 without the turn policy and 0.417 [0.301, 0.543] with it (0.333
+# equal), unmeasured at equal time (README, Strength and What was measured).
 SHORT_ROLLOUT = {"leaf": "model", "rollout_depth": 30, "forecast_at": "leaf_turn_end", "turn_policy": "learned"}
+SHORT_ROLLOUT_PLAYERS = (2, 4)      # the player counts whose default is SHORT_ROLLOUT ("mix" in the others)
+MIX = {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value", "turn_policy": "rollout"}
 
 
 @dataclass(frozen=True)
@@ -90,12 +94,12 @@ class SearchSettings:
                                     #   (the learned evaluation, evaluation.pyx), "mix" (both). With "model" and
                                     #   "mix" the win probabilities and expected scores reported are the
                                     #   evaluation's forecasts at the leaves (calibrated: README, Measurements).
-                                    #   None = by player count: SHORT_ROLLOUT in 2 players, "mix" in 3 and 4
+                                    #   None = by player count: SHORT_ROLLOUT in 2 and 4 players, "mix" in 3
     rollout_depth: int | None = None  # leaf="model"/"mix": rollout-policy actions played before the evaluation
                                     #   (then, with evaluate_at="turn_end", the rest of the turn they end in).
                                     #   leaf="model" with 30, 2 players, against v0: 0.58 at 2,000 equal
                                     #   iterations, 0.52 at 7,750, 0.552 at equal time (README, What was
-                                    #   measured). None: 30 where leaf is None in 2 players, else 0
+                                    #   measured). None: 30 where leaf is None in 2 and 4 players, else 0
     model_weight: float = 0.0       # leaf="mix": weight of the evaluation's reward in the value the search
                                     #   maximises. 0: the tree is v0's (same moves at the same seed and
                                     #   iterations), only the numbers are forecasts; arena: 0.3 and leaf="model"
@@ -108,11 +112,11 @@ class SearchSettings:
                                     #   where the rollout policy ends the leaf's own turn ("leaf_turn_end"; with
                                     #   rollout_depth, a second evaluation on the way: the same moves, and
                                     #   forecasts the policy's further actions do not lower: README, Forecasts).
-                                    #   None: "leaf_turn_end" where leaf is None in 2 players, else "value"
+                                    #   None: "leaf_turn_end" where leaf is None in 2 and 4 players, else "value"
     turn_policy: str | None = None  # with forecast_at="leaf_turn_end": the leaf's own turn is played by the
                                     #   "rollout" policy or by the "learned" turn policy (data/turn-policy.json,
                                     #   policy_train.py; docs/learned-evaluation.md). None: "learned" where leaf
-                                    #   is None in 2 players (SHORT_ROLLOUT), else "rollout"
+                                    #   is None in 2 and 4 players (SHORT_ROLLOUT), else "rollout"
     turn_temperature: float = 0.25  # the learned turn policy's softmax temperature (0: its best action)
     policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
@@ -122,11 +126,10 @@ class SearchSettings:
 
     def for_players(self, players: int) -> SearchSettings:
         """The settings a search of a `players`-player game runs with: every None made the player count's
-        default (leaf, rollout_depth and forecast_at: SHORT_ROLLOUT in 2 players where leaf is None, else "mix",
-        0 and "value"; root_halving in 4 players)."""
-        short = players == 2 and self.leaf is None
-        bundle = SHORT_ROLLOUT if short else {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value",
-                                              "turn_policy": "rollout"}
+        default (leaf, rollout_depth, forecast_at and turn_policy: SHORT_ROLLOUT in 2 and 4 players where leaf is
+        None, else MIX's; root_halving in 4 players)."""
+        short = players in SHORT_ROLLOUT_PLAYERS and self.leaf is None
+        bundle = SHORT_ROLLOUT if short else MIX
         return replace(self, **{k: bundle[k] if getattr(self, k) is None else getattr(self, k) for k in bundle},
                        root_halving=players == 4 if self.root_halving is None else self.root_halving)
 

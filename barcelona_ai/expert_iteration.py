@@ -15,9 +15,9 @@ A run is a folder:
 Gating: a model is accepted when the engine with it scores a win share of at least `gate` against the engine with
 the previous accepted model; the next generation's self-play uses the last accepted model. The engine is a bot
 spec without a model (e.g. ``ismcts:2000,leaf=model,rollout_depth=30``); each generation adds
-``,model=<file>``. With ``leaf="mix"`` and ``model_weight=0`` (the 3- and 4-player default) the model does not
-change the moves, so the generations would all play the same games: the engine must use the model at the plan's
-player count (leaf="model", the 2-player default, or a model_weight above 0).
+``,model=<file>``. With ``leaf="mix"`` and ``model_weight=0`` (the 3-player default) the model does not change
+the moves, so the generations would all play the same games: the engine must use the model at the plan's player
+count (leaf="model", the 2- and 4-player default, or a model_weight above 0).
 
 Every step is seeded and resumes where an interrupted run stopped: the self-play and the arena keep the records
 already written, the dataset its shards, a written model is not fitted again, and a generation in

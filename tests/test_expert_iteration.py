@@ -65,7 +65,7 @@ def test_a_folder_of_another_run_is_refused(tmp_path, capsys):
 
 @pytest.mark.parametrize("change, field", [
     ({"engine": "ismcts:20,leaf=rollout"}, "does not use the model"),         # v0 plays the same games each time
-    ({"engine": "ismcts:20", "players": 4, "arena_games": 4}, "does not use the model"),  # the 4p default: mix,
+    ({"engine": "ismcts:20", "players": 3, "arena_games": 3}, "does not use the model"),  # the 3p default: mix,
                                                                               # model_weight 0: the same games
     ({"engine": "ismcts:20,leaf=model,model=x.json"}, "must not name a model"),
     ({"engine": "greedy"}, "engine must be an ismcts"),
@@ -86,10 +86,11 @@ def test_plans_that_cannot_iterate_are_refused_naming_the_field(tmp_path, change
     assert not (tmp_path / "run").exists()                        # nothing written
 
 
-def test_the_default_engine_iterates_in_2_players_only():
-    """The 2-player default searches with the network after a short rollout (its moves depend on the model); the
-    3- and 4-player default (mix, model_weight 0) plays v0's moves whatever the model."""
+def test_the_default_engine_iterates_in_2_and_4_players():
+    """The 2- and 4-player default searches with the network after a short rollout (its moves depend on the
+    model); the 3-player default (mix, model_weight 0) plays v0's moves whatever the model."""
     check_plan(IterationPlan(engine="ismcts:20"))
+    check_plan(IterationPlan(engine="ismcts:20", players=4, arena_games=4))
     with pytest.raises(BarcelonaError, match="does not use the model"):
         check_plan(IterationPlan(engine="ismcts:20", players=3, arena_games=3))
 

@@ -360,18 +360,19 @@ def test_forecasts_at_the_end_of_the_leafs_turn():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_leaf_default_by_player_count(players):
-    """The default engine (leaf None) is, in 2 players, the network after a short rollout with its forecasts at
-    the end of the leaf's turn, which the learned turn policy plays (SHORT_ROLLOUT: ahead of v0 at equal time,
-    README), in 3 and 4 players "mix":
-    rollouts decide, the network's forecasts are reported. A leaf named keeps its own defaults."""
+    """The default engine (leaf None) is, in 2 and 4 players, the network after a short rollout with its forecasts
+    at the end of the leaf's turn, which the learned turn policy plays (SHORT_ROLLOUT: ahead of v0 at equal time,
+    README), in 3 players "mix": rollouts decide, the network's forecasts are reported. A leaf named keeps its own
+    defaults."""
     s = mid_game(players, seed=4)
     short = _leaf_run(s, **SHORT_ROLLOUT)
     mix = _leaf_run(s, leaf="mix")
-    assert _leaf_run(s) == (short if players == 2 else mix)
+    assert short != mix
+    assert _leaf_run(s) == (short if players in (2, 4) else mix)
     assert _leaf_run(s, leaf="mix", rollout_depth=0, forecast_at="value") == mix
     resolved = SearchSettings().for_players(players)
     assert (resolved.leaf, resolved.rollout_depth, resolved.forecast_at, resolved.turn_policy) == \
-        (("model", 30, "leaf_turn_end", "learned") if players == 2 else ("mix", 0, "value", "rollout"))
+        (("model", 30, "leaf_turn_end", "learned") if players in (2, 4) else ("mix", 0, "value", "rollout"))
     assert resolved.root_halving == (players == 4)
     assert SearchSettings(leaf="model").for_players(players).rollout_depth == 0
     assert SearchSettings(rollout_depth=10).for_players(players).rollout_depth == 10
