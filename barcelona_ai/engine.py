@@ -33,9 +33,9 @@ PLAYER_COUNTS = (2, 3, 4)
 # Against v0 at equal time (0.25 s a decision, one thread): 2 players 0.630 [0.561, 0.694] over 200 games (its
 # first version 0.570 on the same setups, and 0.580 [0.511, 0.646] against the same search with the heuristic
 # finishing the turn); 1 s vs 0.25 s 0.490 of 100; 4 players, one seat against three of v0, win share 0.415
-# [0.349, 0.484] over 200 games (0.25 equal; without the turn policy 0.208 of 48). In 3 players "mix" stays: against
-# it at equal iterations, 60 games each, 0.317 without the turn policy and 0.417 [0.301, 0.543] with it (0.333
-# equal), unmeasured at equal time (README, Strength and What was measured).
+# [0.349, 0.484] over 200 games (0.25 equal; without the turn policy 0.208 of 48). In 3 players "mix" stays: with
+# the turn policy, 0.417 [0.301, 0.543] of 60 games against it at equal iterations and 0.367 [0.256, 0.493] of 60
+# against v0 at equal time (0.333 equal; README, Strength and What was measured).
 SHORT_ROLLOUT = {"leaf": "model", "rollout_depth": 30, "forecast_at": "leaf_turn_end", "turn_policy": "learned"}
 SHORT_ROLLOUT_PLAYERS = (2, 4)      # the player counts whose default is SHORT_ROLLOUT ("mix" in the others)
 MIX = {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value", "turn_policy": "rollout"}
