@@ -29,8 +29,9 @@ ONE_SECOND = {2: 31_000, 3: 23_000, 4: 17_000}
 SHORT_ROLLOUT_RATE = 2.2
 # ... with the learned turn policy playing the leaf's turn (turn_policy="learned", the 2- and 4-player default
 # since 2026-11-27): 0.52 times the short rollout's iterations (2-player setups and positions, interleaved) with
-# the first version of its file, 0.60 with the second (the decider's block alone: 0.72 against 0.62 in one run). In 4 players the product, 1.32 times v0's rate, agrees with the 1.30-1.40
-# measured in the median 4-player position.
+# the first version of its file, 0.60 with the second (the decider's block alone: 0.72 against 0.62 in one run).
+# In 4 players the product, 1.32 times v0's rate, agrees with the 1.30-1.40 measured in the median 4-player
+# position.
 TURN_POLICY_RATE = 0.60
 # (players, setup seed, fraction of the game's decisions played before the position)
 POSITIONS = [(2, 1, 0.0), (2, 2, 0.15), (2, 3, 0.3), (2, 4, 0.45), (2, 5, 0.6), (2, 6, 0.75), (2, 7, 0.9),
