@@ -1,4 +1,5 @@
-"""Command line of the learned evaluation (issue #10): ``generate``, ``train``, ``evaluate`` and ``iterate``.
+"""Command line of the learned evaluation (issue #10): ``generate``, ``train``, ``evaluate``, ``calibrate`` and
+``iterate``.
 
     barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
                           [--ray local|auto|ADDRESS]
@@ -6,9 +7,12 @@
     barcelona-ai train-policy RECORD_DIR... --out POLICY.json [--l2 A] [--test-fraction F] [--seed K] [--workers W]
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
     barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
+                          [--calibration FILE|off]
+    barcelona-ai calibrate RECORD_DIR... --out FILE [--search N] [--every K] [--seed S]
     barcelona-ai iterate --out DIR --engine SPEC [--generations N] [--games N] [--arena-games N] [--base DATA_DIR]...
 
-The work is done by datagen.py (datasets), train.py (fitting, calibration metrics), expert_iteration.py (the
+The work is done by datagen.py (datasets), train.py (fitting, calibration metrics), calibration.py (the forecast
+calibration of the numbers shown), expert_iteration.py (the
 self-play -> training -> arena loop) and evaluation.pyx (the network in C); this module parses arguments, calls
 them and prints.
 """
@@ -139,6 +143,27 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from .datagen import record_files
+    from .train import calibrate
+    records = [f for folder in args.records for f in record_files(folder)]
+    if not records:
+        raise CommandError("calibrate needs finished game records of the default engine (barcelona-ai selfplay)")
+    print(f"calibrate: the default engine's analyse at {args.search} iterations (seed {args.seed}) on every "
+          f"{args.every}th decision of {len(records)} game records")
+    with bar(len(records), "calibrate", unit="game") as tick:
+        cal = calibrate(records, args.search, args.every, args.seed, on_game=tick)
+    try:
+        cal.save(args.out)
+    except OSError as exc:
+        raise CommandError(f"--out {show_path(args.out)}: cannot write ({exc.strerror or exc})") from None
+    for n, t in sorted(cal.tables.items()):
+        print(f"{n} players, {cal.fitted[str(n)]['positions']} positions; by round: win_power "
+              f"{' '.join(f'{x:g}' for x in t.win_power)}; score_shift {' '.join(f'{x:+g}' for x in t.score_shift)}")
+    print(f"forecast calibration written to {show_path(args.out)} (search setting calibration=FILE)")
+    return 0
+
+
 def _evaluate_search(args: argparse.Namespace) -> int:
     """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
     game records in the DATA folders."""
@@ -147,7 +172,8 @@ def _evaluate_search(args: argparse.Namespace) -> int:
     from .evaluation import ValueModel
     from .train import forecast_metrics, naive_to_come, search_forecasts
     records = [f for folder in args.data for f in record_files(folder)]
-    engine = Engine(seed=args.seed, leaf=args.leaf, **({"model": args.model} if args.model else {}))
+    engine = Engine(seed=args.seed, leaf=args.leaf, calibration=args.calibration,
+                    **({"model": args.model} if args.model else {}))
     leaf = args.leaf or "the player count's default"
     limit = Limit(iterations=args.search)
     model = ValueModel.load(args.model) if args.model else ValueModel.default()
@@ -277,7 +303,26 @@ def register(sub) -> None:
                         "engine's for the player count, the network after a short rollout in 2 and 4 players, mix "
                         "in 3)")
     e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
+    e.add_argument("--calibration", metavar="FILE|off",
+                   help="with --search: the forecast calibration of the numbers shown (default: the shipped one, "
+                        "where it fits the engine's settings; off: the search's own forecasts)")
     e.set_defaults(func=cmd_evaluate, command="evaluate")
+
+    c = sub.add_parser("calibrate", help="fit the forecast calibration of the numbers analyse and hints show",
+                       description="Runs the default engine's analyse (calibration off) on game records of that "
+                                   "engine and fits, per player count and round, the power that calibrates its "
+                                   "win probabilities and the shift of its expected final scores "
+                                   "(calibration.py); writes the file the engine reads (search setting "
+                                   "calibration=FILE; the shipped one is data/forecast-calibration.json).")
+    c.add_argument("records", nargs="+", metavar="RECORD_DIR",
+                   help="folders of finished game records of the default engine, none of them test games")
+    c.add_argument("--out", required=True, metavar="FILE", help="calibration file to write (.json)")
+    c.add_argument("--search", type=A.iterations, default=2000, metavar="N",
+                   help="analyse iterations (default 2000)")
+    c.add_argument("--every", type=A.int_range(1, 1000, "a number of decisions"), default=10, metavar="K",
+                   help="analyse every K-th decision of each game (default 10)")
+    c.add_argument("--seed", type=A.seed, default=0, help="the engine's seed (default 0)")
+    c.set_defaults(func=cmd_calibrate, command="calibrate")
 
     _register_iterate(sub)
 
@@ -328,4 +373,4 @@ def _register_iterate(sub) -> None:
     i.set_defaults(func=cmd_iterate, command="iterate")
 
 
-__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate", "cmd_iterate"]
+__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate", "cmd_calibrate", "cmd_iterate"]

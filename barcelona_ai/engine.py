@@ -14,6 +14,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 
 from ._version import __version__
+from .calibration import CalibrationTable, ForecastCalibration
 from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
@@ -123,6 +124,10 @@ class SearchSettings:
     choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
                                     #   else the most visited), or "forecast" (the highest reported win
                                     #   probability among the actions that pass the hints' visits rule)
+    calibration: str | None = None  # the forecast calibration of the numbers shown (calibration.py): a file, None
+                                    #   for the shipped one, or "off" (the search's own forecasts). A table
+                                    #   applies only to the settings it was fitted for (calibration_key); the
+                                    #   moves never depend on it
 
     def for_players(self, players: int) -> SearchSettings:
         """The settings a search of a `players`-player game runs with: every None made the player count's
@@ -137,7 +142,15 @@ class SearchSettings:
         """The settings the compiled search reads (validated by search.make_params), of settings for_players
         has made whole."""
         return make_params(**{k: v for k, v in asdict(self).items()
-                              if k not in ("threads", "reuse_tree", "root_halving", "model", "choose", "policy")})
+                              if k not in ("threads", "reuse_tree", "root_halving", "model", "choose", "policy",
+                                           "calibration")})
+
+    def calibration_key(self) -> dict:
+        """What a forecast calibration is fitted for, of settings for_players has made whole: every setting that
+        changes the search's forecasts (threads, tree reuse, the node cap, the choice rule and the calibration
+        itself aside)."""
+        return {k: v for k, v in asdict(self).items()
+                if k not in ("threads", "reuse_tree", "max_nodes", "choose", "calibration")}
 
     def learned_turn_policy(self) -> TurnPolicy | None:
         """The learned turn policy the search plays a leaf's turn with (None unless turn_policy="learned")."""
@@ -162,6 +175,24 @@ class SearchSettings:
 
 _SHIPPED: list = []
 _SHIPPED_POLICY: list = []
+_SHIPPED_CALIBRATION: list = []
+
+
+def _calibration_tables(settings: SearchSettings) -> dict[int, CalibrationTable | None]:
+    """Per player count, the forecast calibration table of the numbers shown (None where the file has none for
+    the settings the player count resolves to, or settings.calibration is "off")."""
+    if settings.calibration == "off":
+        return {n: None for n in PLAYER_COUNTS}
+    if settings.calibration is None:
+        if not _SHIPPED_CALIBRATION:
+            _SHIPPED_CALIBRATION.append(ForecastCalibration.default())
+        calibration = _SHIPPED_CALIBRATION[0]
+    elif isinstance(settings.calibration, str):
+        calibration = ForecastCalibration.load(settings.calibration)
+    else:
+        raise BarcelonaError(f'search setting calibration must be a file path, "off" or None, not '
+                             f'{settings.calibration!r}')
+    return {n: calibration.table(n, settings.for_players(n).calibration_key()) for n in PLAYER_COUNTS}
 
 
 def _shipped_turn_policy() -> TurnPolicy:
@@ -279,11 +310,19 @@ class _Search:
         self.deadline = time.monotonic() + limit.time if limit.time else None
         self.stopped = False
         self.model: ValueModel | None = None        # the leaves' evaluation, if the engine has one
+        self.calibration: CalibrationTable | None = None    # of the numbers shown, if one fits the settings
         self._start_iterations = self._root_iterations()   # a reused tree has run some already
         self.counted = 0                            # iterations already added to the engine's count
 
     def _root_iterations(self) -> int:
         return sum(t.root_stats()["iterations"] for t in self.trees)
+
+    def shown(self, win: list[float], expected: list[float]) -> tuple[list[float], list[float]]:
+        """The numbers a person reads of the search's forecasts (win probabilities, expected final scores):
+        calibrated where a calibration fits the settings."""
+        if self.calibration is None:
+            return win, expected
+        return self.calibration.apply(self.state.round_number, self.state.scores(), win, expected)
 
     def iterations(self) -> int:
         """Iterations this call has run so far."""
@@ -374,6 +413,7 @@ class Engine:
         self._params = {n: self.settings.for_players(n).params() for n in PLAYER_COUNTS}
         self._model = self.settings.value_model()
         self._turn_policy = {n: self.settings.for_players(n).learned_turn_policy() for n in PLAYER_COUNTS}
+        self._calibration = _calibration_tables(self.settings)
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
             raise BarcelonaError(f"search settings threads x max_nodes ({self.settings.threads} x "
                                  f"{self.settings.max_nodes}) exceed {MAX_TOTAL_NODES:,} nodes "
@@ -450,6 +490,7 @@ class Engine:
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
         search.model = self._model
+        search.calibration = self._calibration[state.num_players]
         return search
 
     def _finish(self, search: _Search, answer):
@@ -575,11 +616,16 @@ def _best_action(search: _Search) -> int:
     return order[0] if order else search.state.legal_actions()[0]
 
 
-def _move_info(view: State, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
+def _move_info(search: _Search, view: State, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
+    win, expected = _shown_stats(search, stats)
+    return MoveInfo(actions=list(keys), moves=_notation(view, keys), visits=stats["visits"], win_prob=win,
+                    expected_score=expected, main_line=main)
+
+
+def _shown_stats(search: _Search, stats: dict) -> tuple[list[float], list[float]]:
+    """A root child's mean forecasts (win probabilities, expected final scores) as shown (_Search.shown)."""
     v = max(stats["visits"], 1)
-    return MoveInfo(actions=list(keys), moves=_notation(view, keys), visits=stats["visits"],
-                    win_prob=[x / v for x in stats["win"]], expected_score=[x / v for x in stats["score"]],
-                    main_line=main)
+    return search.shown([x / v for x in stats["win"]], [x / v for x in stats["score"]])
 
 
 # A hint after the first is shown only when its numbers rest on this share of the search's iterations (and on at
@@ -610,7 +656,7 @@ def _hints(search: _Search, top: int) -> list[MoveInfo]:
             continue
         tree, node = _busiest_ref(st)
         keys, end = _main_plan(tree, node, player, [key], search.choose, floor)
-        shown.append(_move_info(view, keys, st, _main_line(view, player, keys, tree, end)))
+        shown.append(_move_info(search, view, keys, st, _main_line(view, player, keys, tree, end)))
         if len(shown) == top:
             break
     return shown
@@ -628,7 +674,7 @@ def _candidates(search: _Search, view: State, top: int) -> list[MoveInfo]:
     for key in _root_order(search)[:top]:
         st = kids[key]
         tree, node = _busiest_ref(st)
-        out.append(_move_info(view, [key], st, _main_line(view, search.player, [key], tree, node)))
+        out.append(_move_info(search, view, [key], st, _main_line(view, search.player, [key], tree, node)))
     return out
 
 
@@ -651,12 +697,8 @@ def _root_sums(trees: list[Tree], k: int) -> tuple[int, list[float], list[float]
 def _root_value(search: _Search) -> tuple[list[float], list[float]]:
     """The position's value with best play (KataGo's rootInfo): every player's win probability and expected
     final score at the engine's best move (the first in _root_order), so that analyse, hints and best_move
-    agree."""
-    merged = search.merged()
-    kids = merged.root_children()
-    best = kids[_root_order(search)[0]]
-    v = max(best["visits"], 1)
-    return [x / v for x in best["win"]], [x / v for x in best["score"]]
+    agree; as shown (_Search.shown)."""
+    return _shown_stats(search, search.merged().root_children()[_root_order(search)[0]])
 
 
 def _split_by_source(now: dict, played: dict, current: float, expected: float) -> dict:

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .calibration import FORMAT as CALIBRATION_FORMAT, MAX_ROUNDS, VERSION as CALIBRATION_VERSION
+from .calibration import CalibrationTable, ForecastCalibration
 from .errors import BarcelonaError
 from .evaluation import FEATURE_NAMES, MODEL_FORMAT, MODEL_VERSION, ValueModel
 
@@ -340,3 +342,69 @@ def reliability(p: np.ndarray, won: np.ndarray, bins: int = 10) -> list[dict]:
 
 __all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "forecast_metrics", "search_forecasts",
            "reliability", "fit_win_power", "best_possible"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the forecast calibration of the numbers shown (calibration.py)
+
+MIN_ROUND_POSITIONS = 60        # a round with fewer positions takes the previous round's calibration
+
+
+def row_rounds(data: dict) -> np.ndarray:
+    """Each row's round (State.round_number: one more than the fewest turns any seat has completed), from the
+    seats' `turns` features."""
+    turns = np.stack([np.rint(data["features"][:, FEATURE_NAMES.index(f"p{k}_turns")] * TURNS_SCALE)
+                      for k in range(4)], axis=1).astype(int)
+    seated = np.arange(4)[None, :] < data["players"][:, None]
+    return 1 + np.where(seated, turns, 1 << 20).min(axis=1)
+
+
+def fit_calibration_table(p: np.ndarray, expected: np.ndarray, data: dict, engine: dict,
+                          min_positions: int = MIN_ROUND_POSITIONS) -> CalibrationTable:
+    """A calibration table from one player count's rows: the search's forecasts `p` and `expected` of each row
+    (search_forecasts) and what happened (`data`). Per round, the power in POWERS with the lowest Brier score and
+    the median of final minus expected VP. A round with fewer than `min_positions` positions takes the values of
+    the round before it (rounds before the first with enough, that round's)."""
+    pos, won = positions(data), data["win"].astype(np.float64)
+    rounds = np.minimum(row_rounds(data), MAX_ROUNDS)
+    fitted: list[tuple[float, float] | None] = []
+    for r in range(1, int(rounds.max()) + 1 if len(rounds) else 1):
+        sel = rounds == r
+        _, sub = np.unique(pos[sel], return_inverse=True)
+        if sub.size == 0 or sub.max() + 1 < min_positions:
+            fitted.append(None)
+            continue
+        power = min(POWERS, key=lambda a: brier(normalised_win(p[sel], sub, a), won[sel], sub))
+        fitted.append((power, round(float(np.median(data["final_score"][sel] - expected[sel])), 1)))
+    known = [f for f in fitted if f is not None]
+    if not known:
+        raise BarcelonaError(f"calibrate: no round has {min_positions} positions (more games, or a smaller --every)")
+    filled, prev = [], known[0]
+    for f in fitted:
+        prev = f if f is not None else prev
+        filled.append(prev)
+    return CalibrationTable(engine=engine, win_power=tuple(f[0] for f in filled),
+                            score_shift=tuple(f[1] for f in filled))
+
+
+def calibrate(records: list[str], iterations: int, every: int, seed: int = 0, on_game=None,
+              min_positions: int = MIN_ROUND_POSITIONS) -> ForecastCalibration:
+    """A forecast calibration of the default engine's numbers: its analyse at `iterations` (calibration off) on
+    every `every`-th decision of finished game records of that engine (none of them test games), one table per
+    player count found in them."""
+    from .engine import Engine, Limit
+    from .record import GameRecord
+    engine = Engine(seed=seed, calibration="off")
+    limit = Limit(iterations=iterations)
+    by_players: dict[int, list[str]] = {}
+    for path in records:
+        by_players.setdefault(GameRecord.load(path).players, []).append(path)
+    tables, fitted = {}, {"iterations": iterations, "every": every, "seed": seed}
+    for n, paths in sorted(by_players.items()):
+        p, expected, data = search_forecasts(paths, every, lambda s: engine.analyse(s, limit), on_game=on_game)
+        tables[str(n)] = fit_calibration_table(p, expected, data, engine.settings.for_players(n).calibration_key(),
+                                               min_positions).to_dict()
+        fitted[str(n)] = {"games": len(paths), "positions": int(positions(data).max() + 1)}
+    return ForecastCalibration({"format": CALIBRATION_FORMAT, "version": CALIBRATION_VERSION, "fitted": fitted,
+                                "players": tables})
+

@@ -25,7 +25,8 @@ LAYERS = [
     {"view"},                                                  # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
     {"invariants", "notation", "position", "render", "board_svg", "record", "table_setup", "gamelog"},  # the Python layer on the state
-    {"evaluation"},                                            # the learned evaluation (features, network)
+    {"evaluation", "calibration"},                             # the learned evaluation (features, network, the
+                                                               #   calibration of the numbers shown)
     {"search"},                                                # the compiled ISMCTS
     {"engine"},                                                # the engine players use
     {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
