@@ -93,8 +93,9 @@ class ForecastCalibration:
         return {"format": FORMAT, "version": VERSION, "fitted": self.fitted,
                 "players": {str(n): t.to_dict() for n, t in sorted(self.tables.items())}}
 
-    def save(self, path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+    def to_json(self) -> str:
+        """The file's text (what `barcelona-ai calibrate` writes)."""
+        return json.dumps(self.to_dict(), indent=1) + "\n"
 
 
 def _table(doc, where: str) -> CalibrationTable:

@@ -88,11 +88,7 @@ def cmd_train(args: argparse.Namespace) -> int:
           f"{len(data['features'][0]) if len(data['game']) else 0}-{'-'.join(map(str, settings.hidden))}-2, "
           f"seed {settings.seed}, L2 penalties {', '.join(f'{a:g}' for a in settings.alphas)}")
     doc, report = train(data, settings)
-    out = Path(args.out)
-    try:
-        out.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"--out {show_path(args.out)}: cannot write ({exc.strerror or exc})") from None
+    out = _write_out(args.out, json.dumps(doc, separators=(",", ":")) + "\n")
     powers = ", ".join(f"{n}p {v:.2f}" for n, v in report.win_power.items())
     print(f"{report.epochs} epochs on {report.rows} rows ({report.games} games); win_power {powers} "
           f"fitted on {report.valid_games} validation games")
@@ -102,22 +98,34 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_train_policy(args: argparse.Namespace) -> int:
+def _write_out(path: str, text: str) -> Path:
+    """Write --out's file (CommandError if it cannot be written)."""
+    out = Path(path)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"--out {show_path(path)}: cannot write ({exc.strerror or exc})") from None
+    return out
+
+
+def _records(folders: list[str], missing: str | None = None) -> list[str]:
+    """The game record files of these folders (CommandError `missing` if there are none and it is given)."""
     from .datagen import record_files
+    records = [f for folder in folders for f in record_files(folder)]
+    if not records and missing:
+        raise CommandError(missing)
+    return records
+
+
+def cmd_train_policy(args: argparse.Namespace) -> int:
     from .policy_train import train_policy
-    records = [f for folder in args.records for f in record_files(folder)]
-    if not records:
-        raise CommandError("train-policy needs game records (barcelona-ai selfplay or arena --save)")
+    records = _records(args.records, "train-policy needs game records (barcelona-ai selfplay or arena --save)")
     print(f"train-policy: the decisions of {len(records)} game records; L2 penalty {args.l2:g}, "
           f"{args.test_fraction:.0%} of the games held out (seed {args.seed})")
     with bar(len(records), "read", unit="game") as tick:
         doc = train_policy(records, l2=args.l2, test_fraction=args.test_fraction, seed=args.seed,
                            workers=args.workers, on_game=tick)
-    out = Path(args.out)
-    try:
-        out.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"--out {show_path(args.out)}: cannot write ({exc.strerror or exc})") from None
+    out = _write_out(args.out, json.dumps(doc, separators=(",", ":")) + "\n")
     for name, m in (("held-out games", doc["training"].get("held_out")), ("all games (the fit)",
                                                                          doc["training"]["fit"])):
         if m:
@@ -144,19 +152,14 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from .datagen import record_files
     from .train import calibrate
-    records = [f for folder in args.records for f in record_files(folder)]
-    if not records:
-        raise CommandError("calibrate needs finished game records of the default engine (barcelona-ai selfplay)")
+    records = _records(args.records, "calibrate needs finished game records of the default engine "
+                                     "(barcelona-ai selfplay)")
     print(f"calibrate: the default engine's analyse at {args.search} iterations (seed {args.seed}) on every "
           f"{args.every}th decision of {len(records)} game records")
     with bar(len(records), "calibrate", unit="game") as tick:
         cal = calibrate(records, args.search, args.every, args.seed, on_game=tick)
-    try:
-        cal.save(args.out)
-    except OSError as exc:
-        raise CommandError(f"--out {show_path(args.out)}: cannot write ({exc.strerror or exc})") from None
+    _write_out(args.out, cal.to_json())
     for n, t in sorted(cal.tables.items()):
         print(f"{n} players, {cal.fitted[str(n)]['positions']} positions; by round: win_power "
               f"{' '.join(f'{x:g}' for x in t.win_power)}; score_shift {' '.join(f'{x:+g}' for x in t.score_shift)}")
@@ -167,11 +170,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def _evaluate_search(args: argparse.Namespace) -> int:
     """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
     game records in the DATA folders."""
-    from .datagen import record_files
     from .engine import Engine, Limit
     from .evaluation import ValueModel
     from .train import forecast_metrics, naive_to_come, search_forecasts
-    records = [f for folder in args.data for f in record_files(folder)]
+    records = _records(args.data)
     engine = Engine(seed=args.seed, leaf=args.leaf, calibration=args.calibration,
                     **({"model": args.model} if args.model else {}))
     leaf = args.leaf or "the player count's default"

@@ -183,3 +183,20 @@ def test_a_round_with_too_few_positions_takes_the_round_before():
     assert t.win_power[1] == t.win_power[0] and t.score_shift[1] == t.score_shift[0]
     with pytest.raises(BarcelonaError, match="no round has 1000 positions"):
         fit_calibration_table(p, expected, data, {}, min_positions=1000)
+
+
+def test_the_calibrate_command_writes_a_file_the_engine_reads(tmp_path, capsys):
+    from barcelona_ai import cli
+    games = tmp_path / "games"
+    assert cli.main(["selfplay", "--games", "12", "--players", "2", "--out", str(games), "--bot", "random",
+                     "--seed", "7"]) == 0
+    out = tmp_path / "cal.json"
+    assert cli.main(["calibrate", str(games), "--search", "20", "--every", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "2 players" in printed and "win_power" in printed
+    cal = ForecastCalibration.load(out)
+    assert set(cal.tables) == {2} and cal.fitted["2"]["games"] == 12
+    engine = Engine(calibration=str(out))
+    assert engine._calibration[2] is not None and engine._calibration[4] is None
+    assert cli.main(["calibrate", str(tmp_path / "none"), "--out", str(out)]) == 2
+    assert "no game records" in capsys.readouterr().err
