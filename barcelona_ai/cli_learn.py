@@ -11,10 +11,9 @@
     barcelona-ai calibrate RECORD_DIR... --out FILE [--search N] [--every K] [--seed S]
     barcelona-ai iterate --out DIR --engine SPEC [--generations N] [--games N] [--arena-games N] [--base DATA_DIR]...
 
-The work is done by datagen.py (datasets), train.py (fitting, calibration metrics), calibration.py (the forecast
-calibration of the numbers shown), expert_iteration.py (the
-self-play -> training -> arena loop) and evaluation.pyx (the network in C); this module parses arguments, calls
-them and prints.
+The work is done by datagen.py (datasets), train.py (fitting, calibration metrics, fitting the forecast
+calibration of calibration.py), expert_iteration.py (the self-play -> training -> arena loop) and evaluation.pyx
+(the network in C); this module parses arguments, calls them and prints.
 """
 from __future__ import annotations
 

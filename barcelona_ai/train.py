@@ -340,10 +340,6 @@ def reliability(p: np.ndarray, won: np.ndarray, bins: int = 10) -> list[dict]:
     return table
 
 
-__all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "forecast_metrics", "search_forecasts",
-           "reliability", "fit_win_power", "best_possible"]
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # the forecast calibration of the numbers shown (calibration.py)
 
@@ -408,3 +404,6 @@ def calibrate(records: list[str], iterations: int, every: int, seed: int = 0, on
     return ForecastCalibration({"format": CALIBRATION_FORMAT, "version": CALIBRATION_VERSION, "fitted": fitted,
                                 "players": tables})
 
+
+__all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "forecast_metrics", "search_forecasts",
+           "reliability", "fit_win_power", "best_possible", "calibrate", "fit_calibration_table", "row_rounds"]
