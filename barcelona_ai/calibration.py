@@ -13,9 +13,10 @@ of which are test games, by round of the game (`State.round_number`, which every
   forecast on the round's rows), never below the seat's current score.
 
 A table holds for the search settings it was fitted with (`engine`, SearchSettings as the player count resolves
-them, budget aside): any other setting (another leaf, another model, v0) shows its own forecasts. The shipped
-file is data/forecast-calibration.json, written by `barcelona-ai calibrate` (train.calibrate;
-docs/learned-evaluation.md). Nothing read is hidden: the round and the forecasts are public to every seat.
+them, budget aside; the model and turn policy files by their contents): any other setting (another leaf, another
+model file, v0) shows its own forecasts. The shipped file is data/forecast-calibration.json, written by
+`barcelona-ai calibrate` (train.calibrate; docs/learned-evaluation.md). Nothing read is hidden: the round and the
+forecasts are public to every seat.
 """
 from __future__ import annotations
 

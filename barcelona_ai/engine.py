@@ -8,17 +8,22 @@ hidden information give identical answers.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import os
 import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 
 from ._version import __version__
 from .calibration import CalibrationTable, ForecastCalibration
 from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
+from .jsonio import load_json_file
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
-from .evaluation import ValueModel
+from .evaluation import SHIPPED_MODEL, ValueModel
 from .search import HIDDEN_DRAW, Tree, TurnPolicy, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
@@ -148,9 +153,14 @@ class SearchSettings:
     def calibration_key(self) -> dict:
         """What a forecast calibration is fitted for, of settings for_players has made whole: every setting that
         changes the search's forecasts (threads, tree reuse, the node cap, the choice rule and the calibration
-        itself aside)."""
-        return {k: v for k, v in asdict(self).items()
-                if k not in ("threads", "reuse_tree", "max_nodes", "choose", "calibration")}
+        itself aside), with the value model and the turn policy named by their files' contents (None where the
+        search does not read them), so that a new model or policy file never takes an old table."""
+        key = {k: v for k, v in asdict(self).items()
+               if k not in ("threads", "reuse_tree", "max_nodes", "choose", "calibration")}
+        key["model"] = None if self.leaf == "rollout" else _fingerprint(self.model, SHIPPED_MODEL, "model")
+        key["policy"] = (_fingerprint(self.policy, SHIPPED_POLICY_FILE, "policy") if self.turn_policy == "learned"
+                         else None)
+        return key
 
     def learned_turn_policy(self) -> TurnPolicy | None:
         """The learned turn policy the search plays a leaf's turn with (None unless turn_policy="learned")."""
@@ -173,9 +183,37 @@ class SearchSettings:
         return ValueModel.load(self.model)
 
 
+SHIPPED_POLICY_FILE = Path(__file__).with_name("data") / "turn-policy.json"     # as search.TurnPolicy.default()
 _SHIPPED: list = []
 _SHIPPED_POLICY: list = []
 _SHIPPED_CALIBRATION: list = []
+_FINGERPRINTS: dict = {}             # (real path, mtime, size) -> the file's fingerprint (_fingerprint)
+
+
+def _fingerprint(path: str | None, shipped: Path, setting: str) -> str:
+    """Which JSON file a search setting names, by its contents: "sha256:" and the first 16 hex digits of the
+    SHA-256 of the document written compactly with sorted keys (so neither layout nor line endings count;
+    `shipped` where the setting is None). Errors name the setting."""
+    if path is None:
+        path = shipped
+    elif not isinstance(path, str):
+        raise BarcelonaError(f"search setting {setting} must be a file path or None, not {path!r}")
+    try:
+        stat = os.stat(path)
+        seen = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        seen = None                                   # load_json_file says why
+    if seen in _FINGERPRINTS:
+        return _FINGERPRINTS[seen]
+    try:
+        doc = load_json_file(path, f"search setting {setting}")
+    except BarcelonaError as exc:
+        raise BarcelonaError(f"{path}: {exc}") from None
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    fingerprint = "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+    if seen is not None:
+        _FINGERPRINTS[seen] = fingerprint
+    return fingerprint
 
 
 def _calibration_tables(settings: SearchSettings) -> dict[int, CalibrationTable | None]:

@@ -11,7 +11,7 @@ from barcelona_ai import new_game
 from barcelona_ai.calibration import FORMAT, VERSION, CalibrationTable, ForecastCalibration
 from barcelona_ai.engine import Engine, Limit, SearchSettings
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.evaluation import FEATURE_NAMES, features
+from barcelona_ai.evaluation import FEATURE_NAMES, SHIPPED_MODEL, features
 from barcelona_ai.train import TURNS_SCALE, fit_calibration_table, row_rounds
 
 
@@ -79,11 +79,21 @@ def test_a_calibration_file_that_cannot_be_read_is_an_error_not_a_crash(tmp_path
         Engine(calibration=3)
 
 
-def test_a_table_holds_only_for_the_settings_it_was_fitted_for():
+def changed_model_file(tmp_path):
+    """The shipped model with one weight changed, in a file of its own."""
+    doc = json.loads(SHIPPED_MODEL.read_text())
+    doc["layers"][0]["bias"][0] += 0.01
+    path = tmp_path / "changed-model.json"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_a_table_holds_only_for_the_settings_it_was_fitted_for(tmp_path):
     cal = ForecastCalibration(calibration_doc(2))
     assert cal.table(2, SearchSettings().for_players(2).calibration_key()) is not None
     assert cal.table(3, SearchSettings().for_players(3).calibration_key()) is None
-    for other in (SearchSettings(leaf="rollout"), SearchSettings(c_uct=0.5), SearchSettings(model="m.json")):
+    for other in (SearchSettings(leaf="rollout"), SearchSettings(c_uct=0.5),
+                  SearchSettings(model=changed_model_file(tmp_path))):
         assert cal.table(2, other.for_players(2).calibration_key()) is None
     # what does not change the forecasts does not matter
     assert cal.table(2, SearchSettings(threads=2, reuse_tree=True, choose="forecast").for_players(2)
@@ -101,6 +111,23 @@ def test_the_shipped_calibration_fits_the_4_player_default_engine():
     assert Engine()._calibration[4] is not None
     assert Engine(leaf="rollout")._calibration == {2: None, 3: None, 4: None}
     assert Engine(calibration="off")._calibration == {2: None, 3: None, 4: None}
+
+
+def test_the_key_names_the_model_and_the_turn_policy_by_their_contents(tmp_path):
+    """A new model or turn policy file never takes a table fitted with the old one (the file is named by its
+    contents, not its path), and a copy of the shipped file, laid out otherwise, is the same model."""
+    key = SearchSettings().for_players(4).calibration_key()
+    assert key["model"].startswith("sha256:") and key["policy"].startswith("sha256:")
+    copy = tmp_path / "copy.json"
+    copy.write_text(json.dumps(json.loads(SHIPPED_MODEL.read_text()), indent=3).replace("\n", "\r\n"))
+    assert SearchSettings(model=str(copy)).for_players(4).calibration_key() == key
+    changed = SearchSettings(model=changed_model_file(tmp_path)).for_players(4).calibration_key()
+    assert changed["model"] != key["model"] and changed["policy"] == key["policy"]
+    assert Engine(model=changed_model_file(tmp_path))._calibration[4] is None
+    assert SearchSettings(leaf="rollout").for_players(4).calibration_key()["model"] is None   # v0 reads none
+    assert SearchSettings().for_players(3).calibration_key()["policy"] is None     # mix: the rollout policy
+    with pytest.raises(BarcelonaError, match="nowhere.json"):
+        SearchSettings(model=str(tmp_path / "nowhere.json")).for_players(4).calibration_key()
 
 
 @pytest.mark.parametrize("players", [2, 4])
