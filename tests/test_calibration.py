@@ -101,8 +101,9 @@ def test_a_table_holds_only_for_the_settings_it_was_fitted_for(tmp_path):
 
 
 def test_the_shipped_calibration_fits_the_4_player_default_engine():
-    """If a change of the default settings makes this fail, the shipped calibration no longer applies: refit it
-    (`barcelona-ai calibrate`, docs/learned-evaluation.md) on games of the new default. 2 and 3 players show the
+    """If a change of the default settings, or of the shipped model or turn policy file, makes this fail, the
+    shipped calibration no longer applies: refit it (`barcelona-ai calibrate`, docs/learned-evaluation.md) on games
+    of the new default. 2 and 3 players show the
     search's own numbers (a fit did not carry over from one set of 2-player games to another: README)."""
     cal = ForecastCalibration.default()
     assert cal.table(4, SearchSettings().for_players(4).calibration_key()) is not None
