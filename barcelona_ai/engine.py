@@ -21,9 +21,9 @@ from ._version import __version__
 from .calibration import CalibrationTable, ForecastCalibration
 from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
-from .jsonio import load_json_file
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
 from .evaluation import SHIPPED_MODEL, ValueModel
+from .jsonio import load_json_file
 from .search import HIDDEN_DRAW, Tree, TurnPolicy, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
@@ -183,7 +183,7 @@ class SearchSettings:
         return ValueModel.load(self.model)
 
 
-SHIPPED_POLICY_FILE = Path(__file__).with_name("data") / "turn-policy.json"     # as search.TurnPolicy.default()
+SHIPPED_POLICY_FILE = Path(__file__).with_name("data") / "turn-policy.json"     # what TurnPolicy.default() reads
 _SHIPPED: list = []
 _SHIPPED_POLICY: list = []
 _SHIPPED_CALIBRATION: list = []
@@ -236,7 +236,7 @@ def _calibration_tables(settings: SearchSettings) -> dict[int, CalibrationTable 
 def _shipped_turn_policy() -> TurnPolicy:
     """The package's turn policy, loaded once per process."""
     if not _SHIPPED_POLICY:
-        _SHIPPED_POLICY.append(TurnPolicy.default())
+        _SHIPPED_POLICY.append(TurnPolicy.load(SHIPPED_POLICY_FILE))     # the file calibration_key fingerprints
     return _SHIPPED_POLICY[0]
 
 
