@@ -142,9 +142,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if args.search:
         return _evaluate_search(args)
     data = load_dataset(*args.data)
-    model = ValueModel.load(args.model) if args.model else ValueModel.default()
     if len(data["game"]) == 0:
         raise CommandError("evaluate needs a dataset with at least one game")
+    model = ValueModel.load(args.model) if args.model else _shipped_model_of({int(n) for n in set(data["players"])})
     m = calibration_metrics(model, data)
     _print_or_dump(m, args, ", ".join(show_path(d) for d in args.data))
     return 0
@@ -166,6 +166,18 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shipped_model_of(player_counts: set[int]):
+    """The shipped value model the default engine reads in these player counts (one model: engine.SHIPPED_MODEL_FILES)."""
+    from .engine import shipped_model_file
+    from .evaluation import ValueModel
+    files = {shipped_model_file(n) for n in player_counts}
+    if len(files) > 1:
+        raise CommandError(f"the data hold {' and '.join(map(str, sorted(player_counts)))}-player games, whose "
+                           f"shipped models differ (2 players have one of their own): evaluate them apart, or name "
+                           f"one model with --model")
+    return ValueModel.load(files.pop())
+
+
 def _evaluate_search(args: argparse.Namespace) -> int:
     """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
     game records in the DATA folders."""
@@ -177,7 +189,7 @@ def _evaluate_search(args: argparse.Namespace) -> int:
                     **({"model": args.model} if args.model else {}))
     leaf = args.leaf or "the player count's default"
     limit = Limit(iterations=args.search)
-    model = ValueModel.load(args.model) if args.model else ValueModel.default()
+    model = ValueModel.load(args.model) if args.model else _shipped_model_of({r.players for r in records})
     with bar(len(records), "evaluate", unit="game") as tick:
         p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
     m = forecast_metrics(p, score, data, model.meta.get("naive_to_come") or naive_to_come(data))

@@ -125,7 +125,8 @@ class SearchSettings:
                                     #   is None in 2 and 4 players (SHORT_ROLLOUT), else "rollout"
     turn_temperature: float = 0.25  # the learned turn policy's softmax temperature (0: its best action)
     policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
-    model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one)
+    model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one of the
+                                    #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL)
     choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
                                     #   else the most visited), or "forecast" (the highest reported win
                                     #   probability among the actions that pass the hints' visits rule)
@@ -137,11 +138,13 @@ class SearchSettings:
     def for_players(self, players: int) -> SearchSettings:
         """The settings a search of a `players`-player game runs with: every None made the player count's
         default (leaf, rollout_depth, forecast_at and turn_policy: SHORT_ROLLOUT in 2 and 4 players where leaf is
-        None, else MIX's; root_halving in 4 players)."""
+        None, else MIX's; root_halving in 4 players; model: the player count's file in SHIPPED_MODEL_FILES)."""
         short = players in SHORT_ROLLOUT_PLAYERS and self.leaf is None
         bundle = SHORT_ROLLOUT if short else MIX
         return replace(self, **{k: bundle[k] if getattr(self, k) is None else getattr(self, k) for k in bundle},
-                       root_halving=players == 4 if self.root_halving is None else self.root_halving)
+                       root_halving=players == 4 if self.root_halving is None else self.root_halving,
+                       model=self.model if self.model is not None or players not in SHIPPED_MODEL_FILES
+                       else str(SHIPPED_MODEL_FILES[players]))
 
     def params(self) -> dict:
         """The settings the compiled search reads (validated by search.make_params), of settings for_players
@@ -177,14 +180,24 @@ class SearchSettings:
         if self.leaf == "rollout":
             return None
         if self.model is None:
-            return _shipped_model()
+            return _shipped_model(str(SHIPPED_MODEL))
         if not isinstance(self.model, str):
             raise BarcelonaError(f"search setting model must be a file path or None, not {self.model!r}")
-        return ValueModel.load(self.model)
+        return _shipped_model(self.model) if self.model in _SHIPPED_MODEL_PATHS else ValueModel.load(self.model)
 
 
 SHIPPED_POLICY_FILE = Path(__file__).with_name("data") / "turn-policy.json"     # what TurnPolicy.default() reads
-_SHIPPED: list = []
+SHIPPED_MODEL_FILES = {2: SHIPPED_MODEL.with_name("value-model-2p.json")}
+"""The player counts whose default engine (model None) reads a value model of its own: in 2 players the network
+refitted on the 2-player default's self-play; 3 and 4 players read SHIPPED_MODEL (the refit forecast 4-player games
+better but lost ground to v0 in the 4-player arena: docs/learned-evaluation.md, README What was measured)."""
+_SHIPPED_MODEL_PATHS = {str(path) for path in (SHIPPED_MODEL, *SHIPPED_MODEL_FILES.values())}   # loaded once
+
+
+def shipped_model_file(players: int) -> Path:
+    """The value model file the default engine reads in `players`-player games."""
+    return SHIPPED_MODEL_FILES.get(players, SHIPPED_MODEL)
+_SHIPPED: dict = {}                  # file path -> the shipped ValueModel loaded from it
 _SHIPPED_POLICY: list = []
 _SHIPPED_CALIBRATION: list = []
 _FINGERPRINTS: dict = {}             # (real path, mtime, size) -> the file's fingerprint (_fingerprint)
@@ -240,11 +253,11 @@ def _shipped_turn_policy() -> TurnPolicy:
     return _SHIPPED_POLICY[0]
 
 
-def _shipped_model() -> ValueModel:
-    """The package's value model, loaded once per process."""
-    if not _SHIPPED:
-        _SHIPPED.append(ValueModel.default())
-    return _SHIPPED[0]
+def _shipped_model(path: str) -> ValueModel:
+    """One of the package's value models (SHIPPED_MODEL or SHIPPED_MODEL_FILES), loaded once per process."""
+    if path not in _SHIPPED:
+        _SHIPPED[path] = ValueModel.load(path)
+    return _SHIPPED[path]
 
 
 @dataclass
@@ -449,7 +462,7 @@ class Engine:
             raise BarcelonaError(f"search setting root_halving must be true, false or None, not "
                                  f"{self.settings.root_halving!r}")
         self._params = {n: self.settings.for_players(n).params() for n in PLAYER_COUNTS}
-        self._model = self.settings.value_model()
+        self._model = {n: self.settings.for_players(n).value_model() for n in PLAYER_COUNTS}
         self._turn_policy = {n: self.settings.for_players(n).learned_turn_policy() for n in PLAYER_COUNTS}
         self._calibration = _calibration_tables(self.settings)
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
@@ -520,14 +533,15 @@ class Engine:
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
         trees = self._reused_trees(state, player) if self.settings.reuse_tree else None
         if trees is None:
-            trees = [Tree(state, player, self._params[state.num_players], _mix_seed(call_seed, i), self._model,
-                          self._turn_policy[state.num_players]) for i in range(self.settings.threads)]
+            n = state.num_players
+            trees = [Tree(state, player, self._params[n], _mix_seed(call_seed, i), self._model[n],
+                          self._turn_policy[n]) for i in range(self.settings.threads)]
         if self.settings.reuse_tree:
             self._last = (player, tuple(state.history()), state.clone(), trees)
         for t in trees:
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
-        search.model = self._model
+        search.model = self._model[state.num_players]
         search.calibration = self._calibration[state.num_players]
         return search
 

@@ -35,8 +35,9 @@ from typing import Callable
 from .arena import MatchResult, match
 from .bots import check_bot_spec, make_bot
 from .datagen import DataPlan, generate, load_dataset, record_files
+from .engine import shipped_model_file
 from .errors import BarcelonaError
-from .evaluation import SHIPPED_MODEL, ValueModel
+from .evaluation import ValueModel
 from .jsonio import load_json_file
 from .selfplay import run_selfplay
 from .train import TrainSettings, train
@@ -123,7 +124,7 @@ def check_plan(plan: IterationPlan) -> None:
                              f"generation would play the same games: use leaf=model, or leaf=mix with a "
                              f"model_weight above 0")
     check_bot_spec(plan.baseline_spec(), "baseline")
-    ValueModel.load(plan.model or SHIPPED_MODEL)
+    ValueModel.load(plan.model or shipped_model_file(plan.players))
     for folder in plan.base:
         load_dataset(folder)
 
@@ -143,7 +144,7 @@ def run(plan: IterationPlan, out: str | Path, generations: int, workers: int = 1
     out.mkdir(parents=True, exist_ok=True)
     _check_or_write_run(plan, out)
     done = read_generations(out)
-    model = str(Path(plan.model or SHIPPED_MODEL).resolve())
+    model = str(Path(plan.model or shipped_model_file(plan.players)).resolve())
     for g in done:
         if g.accepted:
             model = g.model

@@ -8,7 +8,8 @@ import pytest
 from barcelona_ai.cli import main
 from barcelona_ai.datagen import COLUMNS, DataPlan, generate, load_dataset, record_rows, shard_path
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.evaluation import FEATURE_NAMES, ValueModel, features
+from barcelona_ai.engine import SHIPPED_MODEL_FILES
+from barcelona_ai.evaluation import FEATURE_NAMES, SHIPPED_MODEL, ValueModel, features
 from barcelona_ai.record import GameRecord
 from barcelona_ai.selfplay import play_game
 
@@ -144,6 +145,22 @@ def test_command_errors(tmp_path, capsys, argv, words):
     assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and words in err
+
+
+def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
+    """Without --model the network measured is the one the default engine reads in the data's player count (2 players
+    have one of their own: engine.SHIPPED_MODEL_FILES), so data of 2 and 4 players together are refused."""
+    two, four = tmp_path / "two", tmp_path / "four"
+    generate(DataPlan(games=1, per_shard=1, players=2, bots=("greedy",) * 2, seed=10), two)
+    generate(DataPlan(games=1, per_shard=1, players=4, bots=("greedy",) * 4, seed=10), four)
+    assert main(["evaluate", str(two), "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main(["evaluate", str(two), "--json", "--model", str(SHIPPED_MODEL_FILES[2])]) == 0
+    assert json.loads(capsys.readouterr().out) == alone
+    assert main(["evaluate", str(two), "--json", "--model", str(SHIPPED_MODEL)]) == 0
+    assert json.loads(capsys.readouterr().out) != alone
+    assert main(["evaluate", str(two), str(four)]) == 2
+    assert "evaluate them apart" in capsys.readouterr().err
 
 
 def test_evaluate_names_a_missing_model(tmp_path, capsys):

@@ -6,7 +6,9 @@ import pytest
 from barcelona_ai import BarcelonaError, PlayerCountError, new_game
 from barcelona_ai.arena import match, wilson
 from barcelona_ai.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
-from barcelona_ai.engine import SHORT_ROLLOUT, Engine, Limit, SearchError, SearchSettings
+from barcelona_ai.engine import (SHIPPED_MODEL_FILES, SHORT_ROLLOUT, Engine, Limit, SearchError, SearchSettings,
+                                 shipped_model_file)
+from barcelona_ai.evaluation import SHIPPED_MODEL
 from barcelona_ai.search import Tree
 
 from helpers import swap_with_the_bag
@@ -376,6 +378,23 @@ def test_leaf_default_by_player_count(players):
     assert resolved.root_halving == (players == 4)
     assert SearchSettings(leaf="model").for_players(players).rollout_depth == 0
     assert SearchSettings(rollout_depth=10).for_players(players).rollout_depth == 10
+
+
+def test_each_player_count_reads_its_shipped_model():
+    """2 players read the network refitted on the 2-player default's self-play (SHIPPED_MODEL_FILES), 3 and 4 the
+    package's general one (SHIPPED_MODEL); a model named is read in every player count, and the search follows the
+    file it reads."""
+    assert SearchSettings().for_players(2).model == str(SHIPPED_MODEL_FILES[2]) == str(shipped_model_file(2))
+    assert SearchSettings().for_players(3).model is None and SearchSettings().for_players(4).model is None
+    assert shipped_model_file(3) == shipped_model_file(4) == SHIPPED_MODEL
+    engine = Engine()
+    assert engine._model[3] is engine._model[4] is not engine._model[2]
+    assert Engine()._model[2] is engine._model[2]                      # each file loaded once per process
+    named = Engine(model=str(SHIPPED_MODEL))._model
+    assert named[2] is named[4] is engine._model[4]
+    assert Engine(model="x.json", leaf="rollout")._model == {2: None, 3: None, 4: None}   # v0 reads none
+    s = mid_game(2, seed=4)
+    assert _leaf_run(s) == _leaf_run(s, model=str(SHIPPED_MODEL_FILES[2])) != _leaf_run(s, model=str(SHIPPED_MODEL))
 
 
 @pytest.mark.parametrize("players", [2, 4])
