@@ -167,7 +167,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _shipped_model_of(player_counts: set[int]):
-    """The shipped value model the default engine reads in these player counts (one model: engine.SHIPPED_MODEL_FILES)."""
+    """The shipped value model the default engine reads in these player counts (engine.SHIPPED_MODEL_FILES; data
+    of player counts whose models differ are refused)."""
     from .engine import shipped_model_file
     from .evaluation import ValueModel
     files = {shipped_model_file(n) for n in player_counts}
@@ -181,7 +182,7 @@ def _shipped_model_of(player_counts: set[int]):
 def _evaluate_search(args: argparse.Namespace) -> int:
     """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
     game records in the DATA folders."""
-    from .engine import Engine, Limit
+    from .engine import Engine, Limit, shipped_model_file
     from .evaluation import ValueModel
     from .train import forecast_metrics, naive_to_come, search_forecasts
     records = _records(args.data)
@@ -189,10 +190,13 @@ def _evaluate_search(args: argparse.Namespace) -> int:
                     **({"model": args.model} if args.model else {}))
     leaf = args.leaf or "the player count's default"
     limit = Limit(iterations=args.search)
-    model = ValueModel.load(args.model) if args.model else _shipped_model_of({r.players for r in records})
     with bar(len(records), "evaluate", unit="game") as tick:
         p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
-    m = forecast_metrics(p, score, data, model.meta.get("naive_to_come") or naive_to_come(data))
+    counts = sorted({int(n) for n in set(data["players"])})
+    models = {n: ValueModel.load(args.model or shipped_model_file(n)) for n in counts}
+    naive = {str(n): models[n].meta["naive_to_come"][str(n)] for n in counts
+             if str(n) in models[n].meta.get("naive_to_come", {})}      # each model's own training games
+    m = forecast_metrics(p, score, data, {**naive_to_come(data), **naive})
     _print_or_dump(m, args, f"Engine leaf={leaf}, {args.search} iterations, every {args.every}th decision")
     return 0
 
@@ -304,7 +308,7 @@ def register(sub) -> None:
                        description="Brier skill score (overall and by third of the game), a reliability table, and "
                                    "the expected-score error against the naive forecast, on dataset folders.")
     e.add_argument("data", nargs="+", metavar="DATA_DIR", help="dataset folders never used for training")
-    e.add_argument("--model", metavar="MODEL", help="model file (default: the shipped one)")
+    e.add_argument("--model", metavar="MODEL", help="model file (default: the engine's in the data's player count)")
     e.add_argument("--json", action="store_true", help="the metrics as JSON")
     e.add_argument("--search", type=A.iterations, metavar="N",
                    help="measure the engine's analyse numbers at N iterations instead of the bare model: the "
@@ -373,7 +377,7 @@ def _register_iterate(sub) -> None:
                         "K+1000000+(k-1)*arena-games")
     i.add_argument("--baseline", metavar="SPEC", help="the fixed opponent (default: the engine's budget with "
                                                       "leaf=rollout, the v0 engine)")
-    i.add_argument("--model", metavar="MODEL", help="the starting model (default: the shipped one)")
+    i.add_argument("--model", metavar="MODEL", help="the starting model (default: the shipped one of --players)")
     i.add_argument("--base", action="append", metavar="DATA_DIR",
                    help="a dataset every generation's model is fitted on too (repeat it for several)")
     i.add_argument("--window", type=A.int_range(1, 100, "a number of generations"), metavar="N",

@@ -11,9 +11,9 @@ the global block, the seat (index, relative scores), its own block, then the oth
 come; win probabilities are the raw shares to the calibrated power `win_power`, normalised over the seats;
 the expected final score is the current score plus what is still to come (never negative).
 
-The weights are a data file (data/value-model.json) written by `barcelona-ai train` (the [train] extra:
-scikit-learn); inference is plain C, without the GIL or any Python object, so the base install needs no ML
-library. ValueModel is the Python handle that owns the C arrays.
+The weights are data files (data/value-model.json; 2 players read data/value-model-2p.json: engine.SHIPPED_MODEL_FILES)
+written by `barcelona-ai train` (the [train] extra: scikit-learn); inference is plain C, without the GIL or any
+Python object, so the base install needs no ML library. ValueModel is the Python handle that owns the C arrays.
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
@@ -32,7 +32,7 @@ cdef extern from *:
 
 MODEL_FORMAT = "barcelona-value-model"
 MODEL_VERSION = 1
-SHIPPED_MODEL = Path(__file__).with_name("data") / "value-model.json"     # the model the package ships
+SHIPPED_MODEL = Path(__file__).with_name("data") / "value-model.json"     # the general model (3 and 4 players)
 
 # ------------------------------------------------------------------------------------------------------------
 # features (the names below are the same order, for the data files and the tests)
@@ -406,7 +406,8 @@ cdef class ValueModel:
 
     @classmethod
     def default(cls):
-        """The model that ships with the package (data/value-model.json)."""
+        """The package's general model (data/value-model.json, read in 3 and 4 players; engine.shipped_model_file
+        names the file of each player count)."""
         return cls.load(SHIPPED_MODEL)
 
     def predict(self, State state):

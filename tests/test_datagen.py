@@ -161,6 +161,12 @@ def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) != alone
     assert main(["evaluate", str(two), str(four)]) == 2
     assert "evaluate them apart" in capsys.readouterr().err
+    records = tmp_path / "records"                       # the engine's numbers: each player count's own engine
+    records.mkdir()
+    for i, players in enumerate((2, 4), 1):
+        GameRecord.from_json(play_game(["random"] * players, 9, 9).record).save(records / f"game-{i:04d}.json")
+    assert main(["evaluate", str(records), "--search", "20", "--every", "1000", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 2
 
 
 def test_evaluate_names_a_missing_model(tmp_path, capsys):
