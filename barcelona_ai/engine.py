@@ -192,15 +192,15 @@ SHIPPED_MODEL_FILES = {2: SHIPPED_MODEL.with_name("value-model-2p.json")}
 refitted on the 2-player default's self-play; 3 and 4 players read SHIPPED_MODEL (the refit forecast 4-player games
 better but lost ground to v0 in the 4-player arena: docs/learned-evaluation.md, README What was measured)."""
 _SHIPPED_MODEL_PATHS = {str(path) for path in (SHIPPED_MODEL, *SHIPPED_MODEL_FILES.values())}   # loaded once
+_SHIPPED: dict = {}                  # file path -> the shipped ValueModel loaded from it
+_SHIPPED_POLICY: list = []
+_SHIPPED_CALIBRATION: list = []
+_FINGERPRINTS: dict = {}             # (real path, mtime, size) -> the file's fingerprint (_fingerprint)
 
 
 def shipped_model_file(players: int) -> Path:
     """The value model file the default engine reads in `players`-player games."""
     return SHIPPED_MODEL_FILES.get(players, SHIPPED_MODEL)
-_SHIPPED: dict = {}                  # file path -> the shipped ValueModel loaded from it
-_SHIPPED_POLICY: list = []
-_SHIPPED_CALIBRATION: list = []
-_FINGERPRINTS: dict = {}             # (real path, mtime, size) -> the file's fingerprint (_fingerprint)
 
 
 def _fingerprint(path: str | None, shipped: Path, setting: str) -> str:
