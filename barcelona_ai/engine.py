@@ -461,9 +461,10 @@ class Engine:
         if self.settings.root_halving not in (None, True, False):
             raise BarcelonaError(f"search setting root_halving must be true, false or None, not "
                                  f"{self.settings.root_halving!r}")
-        self._params = {n: self.settings.for_players(n).params() for n in PLAYER_COUNTS}
-        self._model = {n: self.settings.for_players(n).value_model() for n in PLAYER_COUNTS}
-        self._turn_policy = {n: self.settings.for_players(n).learned_turn_policy() for n in PLAYER_COUNTS}
+        resolved = {n: self.settings.for_players(n) for n in PLAYER_COUNTS}
+        self._params = {n: r.params() for n, r in resolved.items()}
+        self._model = {n: r.value_model() for n, r in resolved.items()}
+        self._turn_policy = {n: r.learned_turn_policy() for n, r in resolved.items()}
         self._calibration = _calibration_tables(self.settings)
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
             raise BarcelonaError(f"search settings threads x max_nodes ({self.settings.threads} x "
