@@ -750,7 +750,7 @@ cdef void apply_place(const DataC* d, StateC* s, action_t a) noexcept nogil:
     s.streets_used = 0
     s.phase = PH_ACTIONS
     o = s.cross_int[c]
-    if o >= 0:                                                    # the owner's benefits, own Intersection too (R62, A21)
+    if o >= 0:                                           # the owner's benefits, own Intersection too (R62, A21)
         push_frame(s, FR_INT_PICK, o, d.inter_picks[s.pl[o].inters - 1], 0, SRC_INTERSECTIONS, 0)
 
 cdef void apply_build(const DataC* d, StateC* s, action_t a) noexcept nogil:

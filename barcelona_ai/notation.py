@@ -49,12 +49,12 @@ any legal id                                                             the bar
 ==========================  ==========================================  =============================================
 
 Citizen classes: ``W`` Working, ``M`` Middle, ``U`` Upper. Two citizens on a crossing are written top first,
-``W/M`` (W on top of M), in the move notation and on the text board alike; a position document names them
-by place (``"citizens": {"bottom": "MIDDLE", "top": "WORKING"}``, docs/positions.md), and where the order could
-be mistaken in a move it can be named too: ``place (2,3) top W bottom M``. Coordinates: a crossing is ``(c,r)``, column then row, as the
-board's ``c0..c4`` and ``r0..r4``; a Sidewalk space names its axes, ``r2c5`` (or ``c5r2``). Modernisme tiles
-are named by their condition id (``SC05``); should an edition print two tiles with one condition, the later ones
-get ``#2``, ``#3``...
+``W/M`` (W on top of M), in the move notation and on the text board alike; a position document names them by
+place (``"citizens": {"bottom": "MIDDLE", "top": "WORKING"}``, docs/positions.md), and where the order could be
+mistaken in a move it can be named too: ``place (2,3) top W bottom M``. Coordinates: a crossing is ``(c,r)``,
+column then row, as the board's ``c0..c4`` and ``r0..r4``; a Sidewalk space names its axes, ``r2c5`` (or
+``c5r2``). Modernisme tiles are named by their condition id (``SC05``); should an edition print two tiles with
+one condition, the later ones get ``#2``, ``#3``...
 
 Only two forms depend on the state: the bottom citizen of ``place`` (taken from the hand of the player to move)
 and the Cloth part of a resource split (from the decision's total). Both have a context-free form that is also

@@ -23,8 +23,8 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_current_player, state_legal_actions,
-                    hidden_draw,
-                    state_apply, state_sample_chance, state_returns, state_determinize, state_playout, splitmix64, rand_below,
+                    hidden_draw, state_apply, state_sample_chance, state_returns, state_determinize, state_playout,
+                    splitmix64, rand_below,
                     CHANCE, TERMINAL, MAX_LEGAL, NUM_ACTIONS, NSRC, MAX_PLAYERS, NPROJ,
                     A_PLACE, A_INT_PICK, A_INT_DONE, A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA, A_COBBLE, A_STREET,
                     A_INTERSECTION, A_MOD_IMPROVE, A_MOD_TAKE, A_PS, A_TRAM, A_PASSENGER, A_SKIP,

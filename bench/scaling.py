@@ -2,9 +2,9 @@
 
     python bench/scaling.py [--rounds 3] [--seconds 3]
 
-Runs the same time-limited 4-player search (Engine.analyse from the setup, leaves valued by rollouts) three ways, interleaved round by
-round: one process with one thread, two processes with one thread each (at the same time), and one process
-with two threads. Two processes share nothing but the machine, so
+Runs the same time-limited 4-player search (Engine.analyse from the setup, leaves valued by rollouts) three ways,
+interleaved round by round: one process with one thread, two processes with one thread each (at the same time),
+and one process with two threads. Two processes share nothing but the machine, so
 
 - two threads ~ two processes < 2x one thread: the machine is the limit (other jobs, two vCPUs that are one
   core's hyperthreads, a lower clock with both cores busy, memory), not the search;

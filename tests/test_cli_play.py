@@ -49,7 +49,8 @@ def test_play_whole_game_with_hint_bad_input_undo_save_and_reload(tmp_path):
     out = p.stdout
     assert p.returncode == 0, p.stderr
     assert "Seed 11" in out
-    assert re.search(r"Hints for P0 \(you\) \(30 iterations; h1(\.\.h[23] plays one| plays it)\):", out) and re.search(r"win \d+%, expected final VP \d+", out)
+    assert re.search(r"Hints for P0 \(you\) \(30 iterations; h1(\.\.h[23] plays one| plays it)\):", out)
+    assert re.search(r"win \d+%, expected final VP \d+", out)
     assert "'hello there' is not a move in Barcelona notation" in out
     assert "There is no choice 99" in out
     assert "'gain 2 coins' is a well-formed move" in out and "not legal now" in out

@@ -1,11 +1,13 @@
 """The Python layer stays readable (issue #9): no function longer than ~80 lines unless a comment on its first
-lines says why ("# long: <reason>")."""
+lines says why ("# long: <reason>"), and no source line wider than 120 columns (the package, its Cython files,
+the tests and bench/)."""
 import ast
 from pathlib import Path
 
 import barcelona_ai
 
 MAX_LINES = 80
+MAX_COLUMNS = 120
 
 
 def long_functions():
@@ -30,3 +32,28 @@ def test_the_check_sees_functions():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         sizes += [n.end_lineno - n.lineno + 1 for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     assert len(sizes) > 300 and max(sizes) > 20
+
+
+def source_files():
+    package = Path(barcelona_ai.__file__).parent
+    root = Path(__file__).resolve().parent.parent
+    for pattern in ("*.py", "*.pyx", "*.pxd"):
+        yield from sorted(package.glob(pattern))
+    yield from sorted(root.joinpath("tests").glob("*.py"))
+    yield from sorted(root.joinpath("bench").glob("*.py"))
+
+
+def wide_lines():
+    for path in source_files():
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if len(line) > MAX_COLUMNS:
+                yield f"{path.name}:{n} ({len(line)} columns)"
+
+
+def test_no_line_wider_than_120_columns():
+    assert list(wide_lines()) == []
+
+
+def test_the_width_check_reads_every_kind_of_source():
+    names = {p.suffix for p in source_files()} | {p.parent.name for p in source_files()}
+    assert {".py", ".pyx", ".pxd", "tests", "bench"} <= names and sum(1 for _ in source_files()) > 80

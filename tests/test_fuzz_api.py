@@ -13,8 +13,8 @@ AWKWARD = [None, -1, 0, 1, 3, 10**7, 10**30, -10**30, 2.5, float("nan"), float("
 
 STATE_METHODS = [("apply", 1), ("observation_hash", 1), ("determinize", 2), ("observation", 1),
                  ("condition_count", 2), ("playout", 1), ("random_games", 2), ("apply_undo_walk", 2), ("perft", 1),
-                 ("action_to_string", 1), ("string_to_action", 1), ("to_json", 1), ("_hold", 2), ("is_hidden_draw", 1), ("unseen_pool", 1),
-                 ("_make_drawable", 2), ("_give_hand", 3), ("places", 0), ("draws_for", 0)]
+                 ("action_to_string", 1), ("string_to_action", 1), ("to_json", 1), ("_hold", 2), ("is_hidden_draw", 1),
+                 ("unseen_pool", 1), ("_make_drawable", 2), ("_give_hand", 3), ("places", 0), ("draws_for", 0)]
 TOO_LONG = {"perft": 3, "random_games": 50, "apply_undo_walk": 10_000}    # valid but slow: keep the run short
 
 

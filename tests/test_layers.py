@@ -24,7 +24,8 @@ LAYERS = [
     {"tables"},                                                # the board data (editions)
     {"view"},                                                  # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
-    {"invariants", "notation", "position", "render", "board_svg", "record", "table_setup", "gamelog"},  # the Python layer on the state
+    {"invariants", "notation", "position", "render", "board_svg", "record", "table_setup",  # the Python layer
+     "gamelog"},                                               #   on the state
     {"evaluation", "calibration"},                             # the learned evaluation (features, network, the
                                                                #   calibration of the numbers shown)
     {"search"},                                                # the compiled ISMCTS
@@ -32,7 +33,8 @@ LAYERS = [
     {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
      "openspiel_game", "pettingzoo_env", "observation",        # (framework adapters, their observation
      "distributed"},                                           #  encoding; Ray: optional extras)
-    {"selfplay", "review", "session", "datagen", "train", "policy_train", "expert_iteration", "standing", "webapi"},  # workflows (the CLI and web page)
+    {"selfplay", "review", "session", "datagen", "train", "policy_train",  # workflows (the CLI and web page)
+     "expert_iteration", "standing", "webapi"},
     {"cli_args"},                                              # command-line argument checks
     {"cli_analysis", "play", "cli_learn", "web"},              # the command-line commands, the web server
     {"cli"},                                                   # the command-line entry point

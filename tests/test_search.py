@@ -237,7 +237,8 @@ def test_own_turn_expansion_threshold():
     and decides again there), expand_threshold to every other node below the root."""
     s = mid_game(4, seed=3)
     me = s.current_player()
-    t = Tree(s, me, SearchSettings(expand_threshold=15, own_expand_threshold=2, leaf="rollout").for_players(2).params(), 3)
+    settings = SearchSettings(expand_threshold=15, own_expand_threshold=2, leaf="rollout")
+    t = Tree(s, me, settings.for_players(2).params(), 3)
     t.run(iterations=4000)
     own, other = [], []
     for i in range(1, t.num_nodes):
