@@ -71,7 +71,8 @@ def test_main_lines_write_other_placements_without_hidden_citizens():
     the one beneath would be a guess at a hidden hand (A6). Every player count: which main lines reach another
     player's placement depends on the model each count reads."""
     seen = 0
-    for s in [s for n in (2, 3, 4) for s in decision_positions(n, seed=5, count=6)]:
+    positions = [p for n in (2, 3, 4) for p in decision_positions(n, seed=5, count=6)]
+    for s in positions:
         me = s.current_player()
         for h in Engine(seed=2).hints(s, Limit(iterations=1500), top=3):
             for step in h.main_line:
