@@ -144,7 +144,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     data = load_dataset(*args.data)
     if len(data["game"]) == 0:
         raise CommandError("evaluate needs a dataset with at least one game")
-    model = ValueModel.load(args.model) if args.model else _shipped_model_of({int(n) for n in set(data["players"])})
+    counts = {int(n) for n in set(data["players"])}
+    model = ValueModel.load(args.model) if args.model else _shipped_model_of(counts)
+    for n in sorted(counts):
+        model.require_players(n, f"--model {show_path(args.model)}" if args.model else "the shipped model")
     m = calibration_metrics(model, data)
     _print_or_dump(m, args, ", ".join(show_path(d) for d in args.data))
     return 0

@@ -23,7 +23,7 @@ from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
 from .evaluation import SHIPPED_MODEL, ValueModel
-from .jsonio import load_json_file
+from .jsonio import load_json_file, show_path
 from .search import HIDDEN_DRAW, Tree, TurnPolicy, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
@@ -126,7 +126,8 @@ class SearchSettings:
     turn_temperature: float = 0.25  # the learned turn policy's softmax temperature (0: its best action)
     policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one of the
-                                    #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL)
+                                    #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL); a
+                                    #   search in a player count the file was not fitted on is refused
     choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
                                     #   else the most visited), or "forecast" (the highest reported win
                                     #   probability among the actions that pass the hints' visits rule)
@@ -464,6 +465,7 @@ class Engine:
         resolved = {n: self.settings.for_players(n) for n in PLAYER_COUNTS}
         self._params = {n: r.params() for n, r in resolved.items()}
         self._model = {n: r.value_model() for n, r in resolved.items()}
+        self._model_file = {n: r.model or str(SHIPPED_MODEL) for n, r in resolved.items()}   # for messages
         self._turn_policy = {n: r.learned_turn_policy() for n, r in resolved.items()}
         self._calibration = _calibration_tables(self.settings)
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
@@ -519,6 +521,13 @@ class Engine:
                                   "for the player who decides")
         return player
 
+    def _check_model(self, players: int) -> None:
+        """BarcelonaError where the value model the search would read was not fitted on `players`-player games
+        (a model file's "players"): its forecasts there would be uncalibrated."""
+        model = self._model[players]
+        if model is not None:
+            model.require_players(players, f"search setting model {show_path(self._model_file[players])}")
+
     def _halving(self, state: State) -> bool:
         """Whether choosing a move spreads the root budget by sequential halving (see SearchSettings)."""
         return bool(self.settings.for_players(state.num_players).root_halving)
@@ -530,6 +539,7 @@ class Engine:
         if not isinstance(limit, Limit):
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
+        self._check_model(state.num_players)
         halving = choosing and self._halving(state)
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
         trees = self._reused_trees(state, player) if self.settings.reuse_tree else None

@@ -30,5 +30,6 @@ cdef void net_evaluate(const NetC* net, const DataC* d, const StateC* s, double*
 cdef class ValueModel:
     cdef NetC net
     cdef readonly dict meta
+    cdef readonly tuple players
     cdef dict errors
     cdef _set_layer(self, int l, int nin, int nout, list flat, list bias)

@@ -306,6 +306,18 @@ def _win_powers(doc):
     raise BarcelonaError('value model: win_power must be a number in [0.05, 20] or one for each of "2", "3", "4"')
 
 
+def _fitted_players(doc):
+    """The player counts whose games the model was fitted on (the file's optional "players"): their win_power and
+    score_error were fitted, the others' are placeholders. A file without it (written before the field) holds
+    every count."""
+    if doc is None:
+        return tuple(range(2, MAX_PLAYERS + 1))
+    if not isinstance(doc, list) or not doc or len(set(doc)) != len(doc) or \
+            not all(type(n) is int and 2 <= n <= MAX_PLAYERS for n in doc):
+        raise BarcelonaError(f"value model: players must be a list of distinct player counts 2..{MAX_PLAYERS}")
+    return tuple(sorted(doc))
+
+
 def _fold_standardisation(list flat, list bias, list mean, list scale, int nout):
     """First-layer weights and biases that take raw inputs: w' = w / scale, b' = b - sum(w' * mean)."""
     nin = len(mean)
@@ -377,6 +389,7 @@ cdef class ValueModel:
         for n in range(2, MAX_PLAYERS + 1):
             self.net.win_power[n] = powers[n]
         self.errors = _score_errors(doc.get("score_error"))
+        self.players = _fitted_players(doc.get("players"))
         self.meta = dict(doc.get("trained", {})) if isinstance(doc.get("trained", {}), dict) else {}
         self.meta["layers"] = widths[1:]
 
@@ -470,6 +483,15 @@ cdef class ValueModel:
         for i in range(n):
             net_evaluate(&self.net, &state.data.c, &(<State>positions[i % len(positions)]).c, win, score)
         return (time.perf_counter() - t0) / n
+
+    def require_players(self, int players, str name="value model"):
+        """BarcelonaError unless the model was fitted on `players`-player games (its `players`): a network read
+        in a player count it never saw has no calibration there. `name` begins the message (the file, the
+        setting)."""
+        if players not in self.players:
+            counts = " and ".join(map(str, self.players))
+            raise BarcelonaError(f"{name} was fitted on {counts}-player games only, not {players}-player ones: "
+                                 f"train one on {players}-player games, or name another model")
 
     @property
     def win_power(self):

@@ -124,7 +124,7 @@ def check_plan(plan: IterationPlan) -> None:
                              f"generation would play the same games: use leaf=model, or leaf=mix with a "
                              f"model_weight above 0")
     check_bot_spec(plan.baseline_spec(), "baseline")
-    ValueModel.load(plan.model or shipped_model_file(plan.players))
+    ValueModel.load(plan.model or shipped_model_file(plan.players)).require_players(plan.players, "model")
     for folder in plan.base:
         load_dataset(folder)
 

@@ -143,6 +143,7 @@ def model_document(net, mean, scale, power: float, settings: TrainSettings, data
     return {"format": MODEL_FORMAT, "version": MODEL_VERSION, "features": FEATURE_NAMES,
             "mean": mean.astype(np.float64).round(7).tolist(), "scale": scale.astype(np.float64).round(7).tolist(),
             "layers": layers, "to_come_scale": TO_COME_SCALE, "win_power": power,
+            "players": sorted({int(n) for n in data["players"][fit]}),     # win_power elsewhere is a placeholder
             "trained": {"library": f"scikit-learn {sklearn.__version__}", "hidden": list(settings.hidden),
                         "seed": settings.seed, "rows": int(fit.sum()),
                         "games": len(set(data["game"][fit].tolist())), "epochs": int(net.n_iter_),

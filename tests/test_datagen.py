@@ -105,6 +105,7 @@ def test_a_tiny_model_trains_in_seconds_and_is_checked(tmp_path):
     assert report.games + report.valid_games == 6 and report.valid_games == 1
     m = ValueModel(json.loads(json.dumps(doc)))                   # the file form loads and runs
     assert m.meta["layers"] == [8, 2]
+    assert doc["players"] == [3] and m.players == (3,)            # it says which player counts it was fitted on
     assert 0 <= report.valid["brier"] and len(report.valid["reliability"]) == 10
     again, _ = train(load_dataset(tmp_path), TrainSettings(hidden=(8,), max_iter=30, seed=1))
     assert again["layers"] == doc["layers"]                       # same seed, same model
@@ -161,6 +162,8 @@ def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) != alone
     assert main(["evaluate", str(two), str(four)]) == 2
     assert "evaluate them apart" in capsys.readouterr().err
+    assert main(["evaluate", str(four), "--model", str(SHIPPED_MODEL_FILES[2])]) == 2   # fitted on 2 players only
+    assert "was fitted on 2-player games only, not 4-player ones" in capsys.readouterr().err
     records = tmp_path / "records"                       # the engine's numbers: each player count's own engine
     records.mkdir()
     for i, players in enumerate((2, 4), 1):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from barcelona_ai import new_game
+from barcelona_ai.engine import SHIPPED_MODEL_FILES
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
                                      ValueModel, features)
@@ -140,6 +141,12 @@ def test_constant_network():
     ("win_power", 0.0, "win_power"),
     ("win_power", {"2": 1.0, "3": 1.0}, "win_power"),
     ("score_error", {"5": [1.0]}, "score_error"),
+    ("players", [], "players"),
+    ("players", [2, 2], "players"),
+    ("players", [5], "players"),
+    ("players", ["2"], "players"),
+    ("players", [True], "players"),
+    ("players", 2, "players"),
     ("to_come_scale", True, "to_come_scale"),
     ("layers", [], "layers"),
     ("layers", [{"weight": [[0.0] * NF], "bias": [0.0]}], "widths"),
@@ -151,6 +158,23 @@ def test_bad_model_documents_are_refused_naming_the_field(field, value, words):
     doc[field] = value
     with pytest.raises(BarcelonaError, match=words):
         ValueModel(doc)
+
+
+def test_a_model_names_the_player_counts_it_was_fitted_on():
+    """A model file's "players" lists the player counts whose games it was fitted on (their win_power and
+    score_error are fitted, the others' placeholders); a file without it holds every count. require_players
+    refuses the others, naming the model."""
+    doc = model_doc([{"weight": [[0.0] * NF, [0.0] * NF], "bias": [0.5, 1.0]}])
+    assert ValueModel(doc).players == (2, 3, 4)
+    doc["players"] = [4, 2]
+    m = ValueModel(doc)
+    assert m.players == (2, 4)
+    m.require_players(2)
+    m.require_players(4)
+    with pytest.raises(BarcelonaError, match="^m.json was fitted on 2 and 4-player games only, not 3-player ones"):
+        m.require_players(3, "m.json")
+    assert ValueModel.default().players == (2, 3, 4)                       # the general model: every count
+    assert ValueModel.load(SHIPPED_MODEL_FILES[2]).players == (2,)          # the 2-player one: 2 players
 
 
 def test_model_file_round_trip(tmp_path):

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from barcelona_ai.cli import main
+from barcelona_ai.engine import SHIPPED_MODEL_FILES
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.expert_iteration import IterationPlan, check_plan, read_generations, run, training_folders
 from barcelona_ai.record import GameRecord
@@ -76,6 +77,7 @@ def test_a_folder_of_another_run_is_refused(tmp_path, capsys):
     ({"window": 0}, "window must be"),
     ({"baseline": "ismcts:x"}, "(the baseline)"),
     ({"model": "no-such-model.json"}, "no-such-model.json"),
+    ({"model": str(SHIPPED_MODEL_FILES[2]), "players": 4, "arena_games": 4}, "fitted on 2-player games only"),
 ])
 def test_plans_that_cannot_iterate_are_refused_naming_the_field(tmp_path, change, field):
     plan = IterationPlan(**{"engine": "ismcts:20,leaf=model", **change})

@@ -384,7 +384,8 @@ def test_leaf_default_by_player_count(players):
 def test_each_player_count_reads_its_shipped_model():
     """2 players read the network refitted on the 2-player default's self-play (SHIPPED_MODEL_FILES), 3 and 4 the
     package's general one (SHIPPED_MODEL); a model named is read in every player count, and the search follows the
-    file it reads."""
+    file it reads. A search in a player count the model was not fitted on (its "players") is refused, and the
+    state is left as it was."""
     assert SearchSettings().for_players(2).model == str(SHIPPED_MODEL_FILES[2]) == str(shipped_model_file(2))
     assert SearchSettings().for_players(3).model is None and SearchSettings().for_players(4).model is None
     assert shipped_model_file(3) == shipped_model_file(4) == SHIPPED_MODEL
@@ -396,6 +397,13 @@ def test_each_player_count_reads_its_shipped_model():
     assert Engine(model="x.json", leaf="rollout")._model == {2: None, 3: None, 4: None}   # v0 reads none
     s = mid_game(2, seed=4)
     assert _leaf_run(s) == _leaf_run(s, model=str(SHIPPED_MODEL_FILES[2])) != _leaf_run(s, model=str(SHIPPED_MODEL))
+    two_only, four = Engine(model=str(SHIPPED_MODEL_FILES[2])), mid_game(4, seed=4)
+    before = four.history()
+    with pytest.raises(BarcelonaError, match="search setting model .*value-model-2p.json' was fitted on 2-player "
+                                             "games only, not 4-player ones"):
+        two_only.best_move(four, Limit(iterations=10))
+    assert four.history() == before
+    assert two_only.best_move(s, Limit(iterations=10)) in s.legal_actions()
 
 
 @pytest.mark.parametrize("players", [2, 4])
