@@ -24,7 +24,7 @@ from .notation import describe_action_id
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
 from .evaluation import SHIPPED_MODEL, ValueModel
 from .jsonio import load_json_file, show_path
-from .search import HIDDEN_DRAW, Tree, TurnPolicy, make_params
+from .search import HIDDEN_DRAW, SHIPPED_POLICY, Tree, TurnPolicy, make_params
 
 CHANCE = CONSTANTS["CHANCE"]
 TERMINAL = CONSTANTS["TERMINAL"]
@@ -162,7 +162,7 @@ class SearchSettings:
         key = {k: v for k, v in asdict(self).items()
                if k not in ("threads", "reuse_tree", "max_nodes", "choose", "calibration")}
         key["model"] = None if self.leaf == "rollout" else _fingerprint(self.model, SHIPPED_MODEL, "model")
-        key["policy"] = (_fingerprint(self.policy, SHIPPED_POLICY_FILE, "policy") if self.turn_policy == "learned"
+        key["policy"] = (_fingerprint(self.policy, SHIPPED_POLICY, "policy") if self.turn_policy == "learned"
                          else None)
         return key
 
@@ -187,7 +187,6 @@ class SearchSettings:
         return _shipped_model(self.model) if self.model in _SHIPPED_MODEL_PATHS else ValueModel.load(self.model)
 
 
-SHIPPED_POLICY_FILE = Path(__file__).with_name("data") / "turn-policy.json"     # what TurnPolicy.default() reads
 SHIPPED_MODEL_FILES = {2: SHIPPED_MODEL.with_name("value-model-2p.json")}
 """The player counts whose default engine (model None) reads a value model of its own: in 2 players the network
 refitted on the 2-player default's self-play; 3 and 4 players read SHIPPED_MODEL (the refit forecast 4-player games
@@ -250,7 +249,7 @@ def _calibration_tables(settings: SearchSettings) -> dict[int, CalibrationTable 
 def _shipped_turn_policy() -> TurnPolicy:
     """The package's turn policy, loaded once per process."""
     if not _SHIPPED_POLICY:
-        _SHIPPED_POLICY.append(TurnPolicy.load(SHIPPED_POLICY_FILE))     # the file calibration_key fingerprints
+        _SHIPPED_POLICY.append(TurnPolicy.load(SHIPPED_POLICY))     # the file calibration_key fingerprints
     return _SHIPPED_POLICY[0]
 
 

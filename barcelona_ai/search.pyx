@@ -1097,6 +1097,7 @@ def _turn_policy_id(name):
     return TURN_POLICIES.index(name)
 
 
+SHIPPED_POLICY = Path(__file__).with_name("data") / "turn-policy.json"      # the package's turn policy
 TURN_POLICY_FORMAT = "barcelona-turn-policy"
 TURN_POLICY_VERSION = 2    # 2: the features are the decider's own block (version 1: the position, the seat, then it)
 NGROUPS_PY = NGROUPS
@@ -1133,8 +1134,8 @@ cdef class TurnPolicy:
 
     @classmethod
     def default(cls):
-        """The package's turn policy (data/turn-policy.json)."""
-        return cls.load(Path(__file__).parent / "data" / "turn-policy.json")
+        """The package's turn policy (SHIPPED_POLICY: data/turn-policy.json)."""
+        return cls.load(SHIPPED_POLICY)
 
     def logits(self, State state):
         """{action: logit} at a player's decision (policy_train.logits computes the same from Python)."""
