@@ -383,8 +383,8 @@ def test_leaf_default_by_player_count(players):
 
 def test_each_player_count_reads_its_shipped_model():
     """2 players read the network refitted on the 2-player default's self-play (SHIPPED_MODEL_FILES), 3 and 4 the
-    package's general one (SHIPPED_MODEL); a model named is read in every player count, and the search follows the
-    file it reads. A search in a player count the model was not fitted on (its "players") is refused, and the
+    package's general one (SHIPPED_MODEL); a model named is read in every player count it was fitted on (its
+    "players"), and the search follows the file it reads. A search in another player count is refused, and the
     state is left as it was."""
     assert SearchSettings().for_players(2).model == str(SHIPPED_MODEL_FILES[2]) == str(shipped_model_file(2))
     assert SearchSettings().for_players(3).model is None and SearchSettings().for_players(4).model is None
