@@ -464,7 +464,6 @@ class Engine:
         resolved = {n: self.settings.for_players(n) for n in PLAYER_COUNTS}
         self._params = {n: r.params() for n, r in resolved.items()}
         self._model = {n: r.value_model() for n, r in resolved.items()}
-        self._model_file = {n: r.model or str(SHIPPED_MODEL) for n, r in resolved.items()}   # for messages
         self._turn_policy = {n: r.learned_turn_policy() for n, r in resolved.items()}
         self._calibration = _calibration_tables(self.settings)
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
@@ -525,7 +524,8 @@ class Engine:
         (a model file's "players"): its forecasts there would be uncalibrated."""
         model = self._model[players]
         if model is not None:
-            model.require_players(players, f"search setting model {show_path(self._model_file[players])}")
+            path = self.settings.for_players(players).model or SHIPPED_MODEL
+            model.require_players(players, f"search setting model {show_path(path)}")
 
     def _halving(self, state: State) -> bool:
         """Whether choosing a move spreads the root budget by sequential halving (see SearchSettings)."""
