@@ -173,10 +173,10 @@ def _shipped_model_of(player_counts: set[int]):
     """The shipped value model the default engine reads in these player counts (engine.SHIPPED_MODEL_FILES; data
     of player counts whose models differ are refused)."""
     from .engine import shipped_model_file
-    from .evaluation import ValueModel
+    from .evaluation import ValueModel, player_counts_text
     files = {shipped_model_file(n) for n in player_counts}
     if len(files) > 1:
-        raise CommandError(f"the data hold {' and '.join(map(str, sorted(player_counts)))}-player games, whose "
+        raise CommandError(f"the data hold {player_counts_text(player_counts)} games, whose "
                            f"shipped models differ (2 players have one of their own): evaluate them apart, or name "
                            f"one model with --model")
     return ValueModel.load(files.pop())

@@ -340,6 +340,13 @@ def _score_errors(doc):
     return out
 
 
+def player_counts_text(counts) -> str:
+    """Player counts as a phrase: "2-player", "2- and 4-player", "2-, 3- and 4-player" (no negative index: the
+    module is compiled without wraparound)."""
+    *first, last = [f"{n}-" for n in sorted(counts)]
+    return (", ".join(first) + " and " if first else "") + last + "player"
+
+
 cdef class ValueModel:
     """A trained value network (owns its C arrays). ValueModel.load(path) or ValueModel.default() (the shipped
     one); predict(state) gives every seat's win probability and expected final score."""
@@ -489,8 +496,8 @@ cdef class ValueModel:
         in a player count it never saw has no calibration there. `name` begins the message (the file, the
         setting)."""
         if players not in self.players:
-            counts = " and ".join(map(str, self.players))
-            raise BarcelonaError(f"{name} was fitted on {counts}-player games only, not {players}-player ones: "
+            raise BarcelonaError(f"{name} was fitted on {player_counts_text(self.players)} games only, not "
+                                 f"{players}-player ones: "
                                  f"train one on {players}-player games, or name another model")
 
     @property

@@ -10,7 +10,7 @@ from barcelona_ai import new_game
 from barcelona_ai.engine import SHIPPED_MODEL_FILES
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
-                                     ValueModel, features)
+                                     ValueModel, features, player_counts_text)
 from barcelona_ai.train import normalised_win, without_dead_units
 
 NF = len(FEATURE_NAMES)
@@ -171,10 +171,16 @@ def test_a_model_names_the_player_counts_it_was_fitted_on():
     assert m.players == (2, 4)
     m.require_players(2)
     m.require_players(4)
-    with pytest.raises(BarcelonaError, match="^m.json was fitted on 2 and 4-player games only, not 3-player ones"):
+    with pytest.raises(BarcelonaError, match="^m.json was fitted on 2- and 4-player games only, not 3-player ones"):
         m.require_players(3, "m.json")
     assert ValueModel.default().players == (2, 3, 4)                       # the general model: every count
     assert ValueModel.load(SHIPPED_MODEL_FILES[2]).players == (2,)          # the 2-player one: 2 players
+
+
+@pytest.mark.parametrize("counts, text", [((2,), "2-player"), ((4, 2), "2- and 4-player"),
+                                          ((2, 3, 4), "2-, 3- and 4-player")])
+def test_player_counts_read_as_a_phrase(counts, text):
+    assert player_counts_text(counts) == text
 
 
 def test_model_file_round_trip(tmp_path):
