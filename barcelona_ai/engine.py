@@ -129,8 +129,10 @@ class SearchSettings:
                                     #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL); a
                                     #   search in a player count the file was not fitted on is refused
     choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
-                                    #   else the most visited), or "forecast" (the highest reported win
-                                    #   probability among the actions that pass the hints' visits rule)
+                                    #   else the most visited), "win" (the highest win probability among the
+                                    #   actions with at least CLOSE_SHARE of the most visited one's visits), or
+                                    #   "forecast" (the highest reported win probability among the actions that
+                                    #   pass the hints' visits rule)
     calibration: str | None = None  # the forecast calibration of the numbers shown (calibration.py): a file, None
                                     #   for the shipped one, or "off" (the search's own forecasts). A table
                                     #   applies only to the settings it was fitted for (calibration_key); the
@@ -694,7 +696,11 @@ def _shown_stats(search: _Search, stats: dict) -> tuple[list[float], list[float]
 # least HINT_MIN_VISITS visits): rarer plans are the search's exploration, not its opinion.
 HINT_MIN_SHARE = 0.01
 HINT_MIN_VISITS = 10
-CHOICE_RULES = ("visits", "forecast")
+CHOICE_RULES = ("visits", "win", "forecast")
+# choose="win": the actions whose visits are at least this share of the most visited one's are the search's close
+# candidates; the one with the highest win probability among them is chosen (the search's visits follow its
+# reward, which mixes win and margin; between close candidates they also follow the seed).
+CLOSE_SHARE = 0.5
 
 
 def _visits_floor(kids: dict) -> float:
@@ -824,7 +830,24 @@ def _root_order(search: _Search) -> list[int]:
         return sorted(kids, key=lambda k: _preference({**kids[k], "key": k}, search.player, "forecast", floor),
                       reverse=True)
     survivors = {t.survivor for t in merged.trees} - {None}
-    return sorted(kids, key=lambda k: (k not in survivors, -kids[k]["visits"], k))
+    order = sorted(kids, key=lambda k: (k not in survivors, -kids[k]["visits"], k))
+    if search.choose == "win":
+        best = _best_close(kids, search.player)
+        order.remove(best)
+        order.insert(0, best)
+    return order
+
+
+def _best_close(kids: dict, player: int) -> int:
+    """choose="win": of {key: statistics} at one of `player`'s decisions, the key with the highest win
+    probability for `player` (then expected score, then the lower id) among those visited at least CLOSE_SHARE
+    times as often as the most visited."""
+    close = max(1.0, CLOSE_SHARE * max(st["visits"] for st in kids.values()))
+    candidates = [k for k, st in kids.items() if st["visits"] >= close]
+    if not candidates:                                   # nothing visited: the lowest id
+        return min(kids)
+    return max(candidates, key=lambda k: (kids[k]["win"][player] / kids[k]["visits"],
+                                          kids[k]["score"][player] / kids[k]["visits"], -k))
 
 
 def _notation(state: State, keys: list[int]) -> list[str]:
@@ -842,12 +865,17 @@ def _notation(state: State, keys: list[int]) -> list[str]:
 def _main_plan(tree: Tree, node: int, player: int, keys: list[int], choose: str, floor: float):
     """A first move's turn plan: the player's own decisions below `node` until someone else or chance decides,
     each the one the engine prefers there (choose="visits": the most visited; "forecast": the highest win
-    probability among those visited at least `floor` times, else the most visited). Returns (keys, end node)."""
+    probability among those visited at least `floor` times, else the most visited; "win": _best_close). Returns
+    (keys, end node)."""
     while tree.node(node)["to_move"] == player:
         kids = [c for c in tree.children(node) if tree.node(c)["visits"] > 0]
         if not kids:
             break
-        node = max(kids, key=lambda c: _preference(tree.node(c), player, choose, floor))
+        if choose == "win":
+            by_key = {tree.node(c)["key"]: c for c in kids}
+            node = by_key[_best_close({k: tree.node(c) for k, c in by_key.items()}, player)]
+        else:
+            node = max(kids, key=lambda c: _preference(tree.node(c), player, choose, floor))
         keys = keys + [tree.node(node)["key"]]
     return keys, node
 

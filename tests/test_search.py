@@ -454,6 +454,40 @@ def test_choosing_by_forecast_ranks_by_the_numbers_shown():
         make_bot("ismcts:100,choose=best")
 
 
+def test_close_candidates_are_chosen_by_win_probability():
+    """choose="win": among the actions visited at least CLOSE_SHARE times as often as the most visited one, the
+    highest win probability for the player (then expected score, then the lower id); a rarely visited action
+    with a higher win rate is not a candidate (issue #10, stable hints)."""
+    from barcelona_ai.engine import CLOSE_SHARE, _best_close
+
+    def st(visits, win, score=100.0):
+        return {"visits": visits, "win": [win * visits, (1 - win) * visits], "score": [score * visits, 0.0]}
+    kids = {7: st(1000, 0.50), 3: st(700, 0.52), 9: st(100, 0.90), 4: st(int(1000 * CLOSE_SHARE) - 1, 0.60)}
+    assert _best_close(kids, 0) == 3
+    assert _best_close(kids, 1) == 7
+    assert _best_close({5: st(800, 0.5, 120.0), 2: st(800, 0.5, 110.0)}, 0) == 5      # then expected score
+    assert _best_close({5: st(800, 0.5), 2: st(800, 0.5)}, 0) == 2                    # then the lower id
+    assert _best_close({5: st(0, 0.0), 2: st(0, 0.0)}, 0) == 2                        # nothing visited
+
+
+def test_choosing_among_close_candidates_keeps_one_opinion():
+    """choose="win" acts on the answer only (the same trees as "visits"); best_move, hints and analyse name the
+    same move, and the first hint's win probability is the highest among the hints visited at least
+    CLOSE_SHARE times as often as the most visited one. (In this position the two rules choose differently.)"""
+    from barcelona_ai.engine import CLOSE_SHARE
+    s, budget = mid_game(2, seed=1), Limit(iterations=3000)
+    me = s.current_player()
+    assert Engine(seed=2).best_move(s, budget) != Engine(seed=2, choose="win").best_move(s, budget)
+    engine = Engine(seed=2, choose="win")
+    hints = engine.hints(s, budget, top=5)
+    a = Engine(seed=2, choose="win").analyse(s, budget, top=50)
+    assert hints[0].actions[0] == Engine(seed=2, choose="win").best_move(s, budget) == a.moves[0].action
+    most = max(m.visits for m in a.moves)
+    close = [m for m in a.moves if m.visits >= CLOSE_SHARE * most]
+    assert a.moves[0] in close and a.moves[0].win_prob[me] == max(m.win_prob[me] for m in close)
+    assert a.nodes == Engine(seed=2).analyse(s, budget).nodes
+
+
 def test_iterations_searched_counts_every_call():
     """Engine.iterations_searched (what progress bars read): the iterations of the calls so far, each call
     counted once, a reused tree's earlier iterations not again."""
