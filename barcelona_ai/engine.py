@@ -699,7 +699,8 @@ HINT_MIN_VISITS = 10
 CHOICE_RULES = ("visits", "win", "forecast")
 # choose="win": the actions whose visits are at least this share of the most visited one's are the search's close
 # candidates; the one with the highest win probability among them is chosen (the search's visits follow its
-# reward, which mixes win and margin; between close candidates they also follow the seed).
+# reward, which mixes win and margin; between close candidates they also follow the seed). A setting the arena
+# rejected (README, What was measured), kept for the stable-hints row it reproduces.
 CLOSE_SHARE = 0.5
 
 
@@ -822,7 +823,7 @@ def _root_order(search: _Search) -> list[int]:
     """Root actions in the engine's order of preference. choose="visits": the sequential-halving survivors first
     (if it ran), then by visits. choose="forecast": the actions whose numbers pass the hints' visits rule
     (_visits_floor) by their reported win probability for the searching player (then expected score), then the
-    others by visits. Ties go to the lower id."""
+    others by visits. choose="win": the visits order with _best_close's action first. Ties go to the lower id."""
     merged = search.merged()
     kids = merged.root_children()
     if search.choose == "forecast":
