@@ -869,15 +869,15 @@ def _main_plan(tree: Tree, node: int, player: int, keys: list[int], choose: str,
     probability among those visited at least `floor` times, else the most visited; "win": _best_close). Returns
     (keys, end node)."""
     while tree.node(node)["to_move"] == player:
-        kids = [c for c in tree.children(node) if tree.node(c)["visits"] > 0]
+        kids = {c: nd for c in tree.children(node) if (nd := tree.node(c))["visits"] > 0}
         if not kids:
             break
         if choose == "win":
-            by_key = {tree.node(c)["key"]: c for c in kids}
-            node = by_key[_best_close({k: tree.node(c) for k, c in by_key.items()}, player)]
+            best = _best_close({nd["key"]: nd for nd in kids.values()}, player)
+            node = next(c for c, nd in kids.items() if nd["key"] == best)
         else:
-            node = max(kids, key=lambda c: _preference(tree.node(c), player, choose, floor))
-        keys = keys + [tree.node(node)["key"]]
+            node = max(kids, key=lambda c: _preference(kids[c], player, choose, floor))
+        keys = keys + [kids[node]["key"]]
     return keys, node
 
 

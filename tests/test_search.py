@@ -478,8 +478,7 @@ def test_choosing_among_close_candidates_keeps_one_opinion():
     s, budget = mid_game(2, seed=1), Limit(iterations=3000)
     me = s.current_player()
     assert Engine(seed=2).best_move(s, budget) != Engine(seed=2, choose="win").best_move(s, budget)
-    engine = Engine(seed=2, choose="win")
-    hints = engine.hints(s, budget, top=5)
+    hints = Engine(seed=2, choose="win").hints(s, budget, top=5)
     a = Engine(seed=2, choose="win").analyse(s, budget, top=50)
     assert hints[0].actions[0] == Engine(seed=2, choose="win").best_move(s, budget) == a.moves[0].action
     most = max(m.visits for m in a.moves)
