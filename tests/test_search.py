@@ -34,19 +34,22 @@ def test_same_seed_same_answer_even_after_another_search():
     assert Engine(seed=6).analyse(s, Limit(iterations=1500)).to_dict() != first
 
 
-def test_hidden_information_is_not_read():
-    """Two states that differ only in what the player to move cannot see give identical answers."""
+@pytest.mark.parametrize("choose", ["visits", "win", "forecast"])
+def test_hidden_information_is_not_read(choose):
+    """Two states that differ only in what the player to move cannot see give identical answers, under every
+    choice rule (the move, the plans and their numbers)."""
     s = mid_game(4, seed=4)
     me = s.current_player()
     other = next(q for q in range(4) if q != me and sum(s.hand(q)) > 0)
     t = swap_with_the_bag(s, other)
     assert t.hash() != s.hash() and t.observation_hash(me) == s.observation_hash(me)
     for fn in ("analyse", "hints"):
-        a = getattr(Engine(seed=2), fn)(s, Limit(iterations=1200))
-        b = getattr(Engine(seed=2), fn)(t, Limit(iterations=1200))
+        a = getattr(Engine(seed=2, choose=choose), fn)(s, Limit(iterations=1200))
+        b = getattr(Engine(seed=2, choose=choose), fn)(t, Limit(iterations=1200))
         as_dict = (lambda x: x.to_dict()) if fn == "analyse" else (lambda x: [m.to_dict() for m in x])
         assert as_dict(a) == as_dict(b)
-    assert Engine(seed=2).best_move(s, Limit(iterations=800)) == Engine(seed=2).best_move(t, Limit(iterations=800))
+    assert (Engine(seed=2, choose=choose).best_move(s, Limit(iterations=800))
+            == Engine(seed=2, choose=choose).best_move(t, Limit(iterations=800)))
 
 
 def test_iteration_budget_is_exact_and_threads_merge():
