@@ -332,31 +332,61 @@ cdef int condition_count(const DataC* d, const StateC* s, int cond, int p) noexc
 # 3. legal choices of each decision
 # ============================================================================================================
 # Every generator writes the legal ids of one decision in ascending order (but gen_actions, which joins up to
-# three streets' lists) and stops once `lim` are listed: the legal list asks for them all (ALL), settle() only
-# whether a decision exists (lim 1), so it never builds a whole list that the caller would build again.
+# three streets' lists, and gen_tram with lim 1) and stops once `lim` are listed: the legal list asks for them
+# all (ALL), settle() only whether a decision exists (lim 1), so it never builds a whole list that the caller
+# would build again.
 
 cdef enum:
     ALL = MAX_LEGAL          # lim of a generator: list every legal id
 
-cdef int tram_reach(const DataC* d, const StateC* s, int p, int sp, int entry, uint64_t visited, int cost,
-                    uint64_t* reach) noexcept nogil:
-    """Tram paths (A16): each step enters a space at the far end of the current one; no space twice; spaces
-    under the mover's own Street tiles are free; at most 2 counted steps."""
-    cdef int e, end, i, nsp, c2
-    for e in range(2):
-        end = d.space_a[sp] if e == 0 else d.space_b[sp]
-        if end == entry:
-            continue
-        for i in range(d.cross_nspaces[end]):
-            nsp = d.cross_spaces[end * 6 + i]
-            if (visited >> nsp) & 1:
+cdef uint64_t tram_reach(const DataC* d, const StateC* s, int p, int start) noexcept nogil:
+    """The spaces the Tram of player p on space `start` can move to (A16): each step enters a space at the far
+    end of the current one, never a space twice, never back onto the start; spaces under p's own Street tiles
+    are free, at most 2 counted. Found as the cheapest walks (costs 0 and 1, cut at 2) over (space, the crossing
+    it is left by) states, never turning back into the space just left: a cheapest walk that enters a space
+    twice can be cut short into one that does not, so walks and such paths reach the same spaces. Each state is
+    expanded at most once per cost, where a search of every path takes exponential time over long runs of own
+    tiles."""
+    cdef int8_t best[NSPACE * 2]             # state 2*space + e: left by space_b if e else space_a
+    cdef int16_t todo[NSPACE * 2]            # states of cost c still to expand
+    cdef int16_t later[NSPACE * 2]           # states first reached at cost c + 1
+    cdef int n, m, c, st, sp, end, i, nsp, nst, nc
+    cdef uint64_t reach = 0
+    memset(best, 3, sizeof(best))
+    best[start * 2] = 0
+    best[start * 2 + 1] = 0
+    todo[0] = start * 2
+    todo[1] = start * 2 + 1
+    n = 2
+    for c in range(3):
+        m = 0
+        while n > 0:
+            n -= 1
+            st = todo[n]
+            if best[st] != c:                # reached again more cheaply: expanded at that cost
                 continue
-            c2 = cost + (0 if s.street_owner[nsp] == p else 1)
-            if c2 > 2:
-                continue
-            reach[0] |= <uint64_t>1 << nsp
-            tram_reach(d, s, p, nsp, end, visited | (<uint64_t>1 << nsp), c2, reach)
-    return 0
+            sp = st >> 1
+            end = d.space_b[sp] if st & 1 else d.space_a[sp]
+            for i in range(d.cross_nspaces[end]):
+                nsp = d.cross_spaces[end * 6 + i]
+                if nsp == sp or nsp == start:
+                    continue
+                nc = c + (0 if s.street_owner[nsp] == p else 1)
+                if nc > 2:
+                    continue
+                reach |= <uint64_t>1 << nsp
+                nst = nsp * 2 + (1 if d.space_a[nsp] == end else 0)      # leave it by its far end
+                if nc < best[nst]:
+                    best[nst] = nc
+                    if nc == c:
+                        todo[n] = nst
+                        n += 1
+                    else:
+                        later[m] = nst
+                        m += 1
+        memcpy(todo, later, m * sizeof(int16_t))
+        n = m
+    return reach
 
 cdef inline bint tram_at(const StateC* s, int sp) noexcept nogil:
     cdef int q
@@ -365,9 +395,23 @@ cdef inline bint tram_at(const StateC* s, int sp) noexcept nogil:
             return True
     return False
 
+cdef int tram_step_free(const DataC* d, const StateC* s, int start) noexcept nogil:
+    """A space one step from `start` without a Tram (a move for any mover: one counted space at most, A16,
+    R82), or -1."""
+    cdef int e, end, i, nsp
+    for e in range(2):
+        end = d.space_b[start] if e else d.space_a[start]
+        for i in range(d.cross_nspaces[end]):
+            nsp = d.cross_spaces[end * 6 + i]
+            if nsp != start and not tram_at(s, nsp):
+                return nsp
+    return -1
+
 cdef int gen_tram(const DataC* d, const StateC* s, int p, action_t* out, int lim) noexcept nogil:
+    """The Tram's moves (R81, R82, A16); with lim 1 (settle(): can it move at all?) a move one step away, if
+    any, without the full search."""
     cdef int n = 0, sp
-    cdef uint64_t reach = 0
+    cdef uint64_t reach
     cdef int start = s.pl[p].tram
     if start < 0:          # first time: any space without Tram and without Passenger (R81)
         for sp in range(NSPACE):
@@ -377,7 +421,12 @@ cdef int gen_tram(const DataC* d, const StateC* s, int p, action_t* out, int lim
                 if n >= lim:
                     return n
         return n
-    tram_reach(d, s, p, start, -1, <uint64_t>1 << start, 0, &reach)
+    if lim == 1:
+        sp = tram_step_free(d, s, start)
+        if sp >= 0:
+            out[0] = A_TRAM + sp
+            return 1
+    reach = tram_reach(d, s, p, start)
     for sp in range(NSPACE):
         if (reach >> sp) & 1 and not tram_at(s, sp):     # may pass Trams, may not end on one (R82)
             out[n] = A_TRAM + sp

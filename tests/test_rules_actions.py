@@ -14,7 +14,7 @@ import pytest
 
 from barcelona_ai import InvalidPositionError, State, new_game
 from barcelona_ai.invariants import check_invariants
-from barcelona_ai.tables import load_edition, space_name
+from barcelona_ai.tables import SPACE_INDEX, load_edition, space_name
 
 from helpers import (C, T, W, M, U, building, citizens, cobblestones, cross, edit, face_down, hand, intersection,
                      legal, own, passenger, pl, place_id, projects, ps_built, refused, space, street_id, tram_id,
@@ -944,6 +944,57 @@ def test_A16_R82_may_pass_but_not_end_on_another_tram():
     assert space("V(0,1)") not in tram_ids(s)
     assert space("V(0,2)") in tram_ids(s)
     refused(s, tram_id("V(0,1)"))
+
+
+def _tram_paths(t: dict, owner: list, start: int, mover: int) -> set[int]:
+    """A16 read literally, for the check below: every path of spaces from `start`, each step entering a space
+    at the far end of the current one, no space twice, at most 2 spaces not under the mover's own tiles."""
+    reach: set[int] = set()
+
+    def walk(sp: int, entry: int, visited: frozenset, cost: int) -> None:
+        for end in (t["space_a"][sp], t["space_b"][sp]):
+            if end == entry:
+                continue
+            for i in range(t["cross_nspaces"][end]):
+                nsp = t["cross_spaces"][end * 6 + i]
+                c2 = cost + (owner[nsp] != mover)
+                if nsp in visited or c2 > 2:
+                    continue
+                reach.add(nsp)
+                walk(nsp, end, visited | {nsp}, c2)
+
+    walk(start, -1, frozenset([start]), 0)
+    return reach
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_A16_tram_moves_are_the_spaces_of_every_path(seed):
+    """A16, R82: the Tram's moves are exactly the spaces ending a path of at most 2 counted spaces, found by
+    searching every path, over long runs of the mover's own tiles and other players' tiles."""
+    import random
+    rng = random.Random(seed)
+    t = load_edition("default").t
+    names = sorted(SPACE_INDEX, key=SPACE_INDEX.get)
+    wide = [n for n in names if t["space_wide"][SPACE_INDEX[n]]]
+    narrow = [n for n in names if not t["space_wide"][SPACE_INDEX[n]]]
+    mine = rng.sample(wide, rng.randint(0, 5)) + rng.sample(narrow, rng.randint(0, 10))
+    others = rng.sample([n for n in names if n not in mine], rng.randint(0, 6))
+    start_name = rng.choice(names)
+    trams = rng.sample([n for n in names if n != start_name], 3)
+
+    def f(d):
+        own(d, 0, *mine)
+        own(d, 1, *others)
+        for q in (1, 2, 3):
+            d["players"][q].update(tram=trams[q - 1])
+    s = _tram(f, tram=start_name)
+    owner = [None] * len(names)
+    for n in mine:
+        owner[SPACE_INDEX[n]] = 0
+    for n in others:
+        owner[SPACE_INDEX[n]] = 1
+    paths = _tram_paths(t, owner, SPACE_INDEX[start_name], 0) - {SPACE_INDEX[n] for n in trams}
+    assert tram_ids(s) == paths
 
 
 def test_R88_same_street_other_space_is_allowed():
