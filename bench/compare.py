@@ -41,6 +41,15 @@ def _midgame():
     return s
 
 
+def _late_2p():
+    """A position of the present default's own games, 70% in (`late-2p.json`: decision 82 of 119 of game 1001 of
+    `selfplay --players 2 --bot ismcts:2000,model=model2p3.json --seed 1000000`): 13 and 11 Street tiles and both
+    Trams on the board, which random play from a setup does not reach."""
+    from barcelona_ai.core import State
+    with open(os.path.join(HERE, "late-2p.json"), encoding="utf-8") as f:
+        return State.from_json(json.load(f))
+
+
 def _engine(threads):
     """Engine(seed=1): leaves valued by rollouts in both builds (a build whose SearchSettings has `leaf` is told
     leaf="rollout", so that both do the same work per iteration)."""
@@ -64,6 +73,15 @@ def w_best_move_setup(scale):
 
 def w_best_move_mid(scale):
     return _best_move(_midgame(), int(6000 * scale))
+
+
+def w_default_2p_late(scale):
+    """The 2-player default (the short rollout, the network), not v0: both builds must share its settings."""
+    from barcelona_ai.engine import Engine, Limit
+    state = _late_2p()
+    with Clock() as clock:
+        move = Engine(seed=1).best_move(state, Limit(iterations=int(4000 * scale)))
+    return clock.rates(int(4000 * scale)), move
 
 
 def w_best_move_2threads(scale):
@@ -126,6 +144,7 @@ class Clock:
 WORKLOADS = {                    # name: (function, unit of the rate)
     "best_move_setup": (w_best_move_setup, "iterations/s", "best_move, 4-player setup, one thread"),
     "best_move_mid": (w_best_move_mid, "iterations/s", "best_move, 4-player mid-game (60 actions in), one thread"),
+    "default_2p_late": (w_default_2p_late, "iterations/s", "best_move of the 2-player default, two thirds into a game"),
     "best_move_2threads": (w_best_move_2threads, "iterations/s", "best_move, 4-player setup, two threads"),
     "uniform": (w_uniform, "games/s", "uniform random playouts from the 4-player setup"),
     "heuristic": (w_heuristic, "games/s", "heuristic-policy rollouts from the 4-player setup"),
