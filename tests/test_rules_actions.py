@@ -9,6 +9,7 @@ Modernisme; diagonal Move Tram. Crossing costs: 1 Coin on the diagonal, 0 elsewh
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -971,7 +972,6 @@ def _tram_paths(t: dict, owner: list, start: int, mover: int) -> set[int]:
 def test_A16_tram_moves_are_the_spaces_of_every_path(seed):
     """A16, R82: the Tram's moves are exactly the spaces ending a path of at most 2 counted spaces, found by
     searching every path, over long runs of the mover's own tiles and other players' tiles."""
-    import random
     rng = random.Random(seed)
     t = load_edition("default").t
     names = sorted(SPACE_INDEX, key=SPACE_INDEX.get)
@@ -995,6 +995,21 @@ def test_A16_tram_moves_are_the_spaces_of_every_path(seed):
         owner[SPACE_INDEX[n]] = 1
     paths = _tram_paths(t, owner, SPACE_INDEX[start_name], 0) - {SPACE_INDEX[n] for n in trams}
     assert tram_ids(s) == paths
+
+
+def test_A16_R82_every_next_space_taken_by_a_tram_still_a_move():
+    """R82, A16: with a Tram on every space next to it, the Tram still moves, two spaces on. The crossing's
+    other two streets are used, so the Tram is its only action left: whether an action can be taken at all is
+    asked before the actions are offered (R35), and that check looks one step away first; here it must look
+    further."""
+    def f(d):
+        d["players"][0]["tram"] = "V(0,3)"
+        for q, name in ((1, "H(0,3)"), (2, "H(0,4)"), (3, "V(0,2)")):
+            d["players"][q]["tram"] = name
+        d["turn_state"]["streets_used"] = ["vertical", "horizontal"]
+    s = edit(_tram(), f)
+    assert s.phase == C["PH_ACTIONS"]
+    assert tram_ids(s) == sp("H(1,4)", "V(1,3)", "H(1,3)", "V(1,2)", "H(0,2)", "V(0,1)")
 
 
 def test_R88_same_street_other_space_is_allowed():
