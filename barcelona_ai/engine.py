@@ -839,16 +839,18 @@ def _root_order(search: _Search) -> list[int]:
     return order
 
 
+def _close_floor(visits) -> float:
+    """choose="win": the visits an action needs to be one of the search's close candidates (CLOSE_SHARE of the
+    most visited one's, at least 1)."""
+    return max(1.0, CLOSE_SHARE * max(visits))
+
+
 def _best_close(kids: dict, player: int) -> int:
-    """choose="win": of {key: statistics} at one of `player`'s decisions, the key with the highest win
-    probability for `player` (then expected score, then the lower id) among those visited at least CLOSE_SHARE
-    times as often as the most visited."""
-    close = max(1.0, CLOSE_SHARE * max(st["visits"] for st in kids.values()))
-    candidates = [k for k, st in kids.items() if st["visits"] >= close]
-    if not candidates:                                   # nothing visited: the lowest id
-        return min(kids)
-    return max(candidates, key=lambda k: (kids[k]["win"][player] / kids[k]["visits"],
-                                          kids[k]["score"][player] / kids[k]["visits"], -k))
+    """choose="win": of {key: statistics} at one of `player`'s decisions, the close candidate (_close_floor) with
+    the highest win probability for `player`, ranked as choose="forecast" ranks (_preference: then expected
+    score, visits, the lower id); with nothing visited, the lowest id."""
+    floor = _close_floor(st["visits"] for st in kids.values())
+    return max(kids, key=lambda k: _preference({**kids[k], "key": k}, player, "forecast", floor))
 
 
 def _notation(state: State, keys: list[int]) -> list[str]:
@@ -866,17 +868,15 @@ def _notation(state: State, keys: list[int]) -> list[str]:
 def _main_plan(tree: Tree, node: int, player: int, keys: list[int], choose: str, floor: float):
     """A first move's turn plan: the player's own decisions below `node` until someone else or chance decides,
     each the one the engine prefers there (choose="visits": the most visited; "forecast": the highest win
-    probability among those visited at least `floor` times, else the most visited; "win": _best_close). Returns
-    (keys, end node)."""
+    probability among those visited at least `floor` times, else the most visited; "win": the same among the
+    close candidates, _close_floor, as _best_close). Returns (keys, end node)."""
+    rule = "forecast" if choose == "win" else choose            # "win": the forecast's ranking, close candidates
     while tree.node(node)["to_move"] == player:
         kids = {c: nd for c in tree.children(node) if (nd := tree.node(c))["visits"] > 0}
         if not kids:
             break
-        if choose == "win":
-            best = _best_close({nd["key"]: nd for nd in kids.values()}, player)
-            node = next(c for c, nd in kids.items() if nd["key"] == best)
-        else:
-            node = max(kids, key=lambda c: _preference(kids[c], player, choose, floor))
+        at_least = _close_floor(nd["visits"] for nd in kids.values()) if choose == "win" else floor
+        node = max(kids, key=lambda c: _preference(kids[c], player, rule, at_least))
         keys = keys + [kids[node]["key"]]
     return keys, node
 
