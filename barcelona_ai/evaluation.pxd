@@ -15,9 +15,10 @@ cdef enum:
 cdef struct NetC:
     int nlayers
     int width[MAX_LAYERS + 1]  # width[0] = NF_INPUT ... width[nlayers] = NOUT
-    float* weight[MAX_LAYERS]  # weight[l][i * width[l + 1] + o] (input-major); layer 0 takes raw inputs (the
+    int stride[MAX_LAYERS + 1] # width rounded up to a multiple of 8 (the kernel's step; the padding is zeros)
+    float* weight[MAX_LAYERS]  # weight[l][i * stride[l + 1] + o] (input-major); layer 0 takes raw inputs (the
                                #   file's standardisation (x - mean) / scale is folded into it)
-    float* bias[MAX_LAYERS]
+    float* bias[MAX_LAYERS]    # stride[l + 1] entries
     float to_come_scale        # VP per unit of the second output
     float win_power[MAX_PLAYERS + 1]   # calibration, by player count: win probabilities proportional to
                                        #   raw ** win_power[players]

@@ -15,7 +15,7 @@ The weights are data files (data/value-model.json; 2 players read data/value-mod
 written by `barcelona-ai train` (the [train] extra: scikit-learn); inference is plain C, without the GIL or any
 Python object, so the base install needs no ML library. ValueModel is the Python handle that owns the C arrays.
 """
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport pow
 
@@ -201,47 +201,106 @@ cdef void seat_input(const DataC* d, const StateC* s, int seat, float* out) noex
 # the network
 # ------------------------------------------------------------------------------------------------------------
 
-cdef void net_forward(const NetC* net, const float* x, float* y) noexcept nogil:
-    """y[0..NOUT): the network's outputs for one raw input x (ReLU between layers). The standardisation is
-    folded into the first layer (ValueModel._set_layer); weights are stored input-major (weight[l][i * nout +
-    o]) so that the inner loop runs over the outputs, which the compiler vectorises, and zero inputs (absent
-    seats, one-hot blocks: about half of them) are skipped."""
+cdef extern from *:
+    """
+    /* One dense layer's sums: acc[o] += sum over k of w[idx[k] * stride + o] * x[idx[k]], k in order, for o in
+       [0, stride), stride a multiple of 8. The outputs go in blocks of up to 32 held in SSE registers (GCC's
+       vector extensions, plain x86-64) while the inputs stream past: independent sums, one load of a weight
+       each, where a loop over the outputs in memory loads and stores every sum at every input. Each output
+       still adds its terms in input order, one multiply and one add each: the floats of a scalar loop. The
+       vector type's alignment is a float's, so rows and stack arrays need none. */
+    typedef float bai_v4f __attribute__((vector_size(16), aligned(4)));
+    #define BAI_DENSE_BLOCK(NV) \\
+    static inline void bai_dense_block##NV(float* acc, const float* w, int stride, const float* x, \\
+                                           const int* idx, int nnz) { \\
+        bai_v4f a[NV]; \\
+        for (int j = 0; j < NV; j++) a[j] = *(const bai_v4f*)(acc + 4 * j); \\
+        for (int k = 0; k < nnz; k++) { \\
+            const float xi = x[idx[k]]; \\
+            const float* row = w + (long)idx[k] * stride; \\
+            for (int j = 0; j < NV; j++) a[j] += *(const bai_v4f*)(row + 4 * j) * xi; \\
+        } \\
+        for (int j = 0; j < NV; j++) *(bai_v4f*)(acc + 4 * j) = a[j]; \\
+    }
+    BAI_DENSE_BLOCK(2) BAI_DENSE_BLOCK(4) BAI_DENSE_BLOCK(6) BAI_DENSE_BLOCK(8)
+    static void bai_dense_accumulate(float* acc, const float* w, int stride, const float* x, const int* idx,
+                                     int nnz) {
+        int c = 0;
+        for (; stride - c >= 32; c += 32) bai_dense_block8(acc + c, w + c, stride, x, idx, nnz);
+        switch (stride - c) {
+        case 24: bai_dense_block6(acc + c, w + c, stride, x, idx, nnz); break;
+        case 16: bai_dense_block4(acc + c, w + c, stride, x, idx, nnz); break;
+        case 8: bai_dense_block2(acc + c, w + c, stride, x, idx, nnz); break;
+        }
+    }
+    """
+    void dense_accumulate "bai_dense_accumulate"(float* acc, const float* w, int stride, const float* x,
+                                                 const int* idx, int nnz) nogil
+
+
+cdef inline int nonzero_inputs(const float* x, int start, int end, int* idx) noexcept nogil:
+    """idx[0..n): the indices in [start, end) where x is not zero (absent seats, one-hot blocks, units that the
+    ReLU cut: about half of them), in order; returns n. Without a branch: which inputs are zero changes from
+    one position to the next, and mispredicted branches cost as much as the sums."""
+    cdef int i, n = 0
+    for i in range(start, end):
+        idx[n] = i
+        n += x[i] != 0.0
+    return n
+
+
+cdef inline void relu(float* v, int n) noexcept nogil:
+    cdef int o
+    for o in range(n):
+        v[o] = 0.0 if v[o] < 0.0 else v[o]
+
+
+cdef void layer0_prefix(const NetC* net, const float* glob, float* acc) noexcept nogil:
+    """acc[0..stride[1]): the first layer's bias plus its sums over the position's inputs (glob: the input's first
+    NF_GLOBAL entries), the part of the first layer that every seat of a position shares."""
+    cdef int idx[NF_GLOBAL]
+    memcpy(acc, net.bias[0], net.stride[1] * sizeof(float))
+    dense_accumulate(acc, net.weight[0], net.stride[1], glob, idx, nonzero_inputs(glob, 0, NF_GLOBAL, idx))
+
+
+cdef void net_forward_from(const NetC* net, const float* prefix, const float* x, float* y) noexcept nogil:
+    """y[0..NOUT): the network's outputs for one raw input x whose first layer's position part is prefix
+    (layer0_prefix of x's first NF_GLOBAL entries); ReLU between layers. The standardisation is folded into
+    the first layer (ValueModel._set_layer); weights are stored input-major (weight[l][i * stride + o]) so that
+    the kernel runs over the outputs, and zero inputs are skipped. Sums run bias first, then in input order:
+    the same floats as one pass over the whole input."""
     cdef float a[MAX_WIDTH]
     cdef float b[MAX_WIDTH]
-    cdef const float* cur = x
-    cdef float* nxt = a
-    cdef float* spare = b
+    cdef int idx[MAX_WIDTH]
+    cdef float* cur = a
+    cdef float* nxt = b
     cdef float* tmp
-    cdef float xi
-    cdef const float* w
-    cdef int l, o, i, nin, nout
-    for l in range(net.nlayers):
-        nin = net.width[l]
-        nout = net.width[l + 1]
-        memcpy(nxt, net.bias[l], nout * sizeof(float))
-        for i in range(nin):
-            xi = cur[i]
-            if xi == 0.0:
-                continue
-            w = net.weight[l] + i * nout
-            for o in range(nout):
-                nxt[o] += w[o] * xi
-        if l < net.nlayers - 1:
-            for o in range(nout):
-                if nxt[o] < 0.0:
-                    nxt[o] = 0.0
+    cdef int l, o
+    memcpy(a, prefix, net.stride[1] * sizeof(float))
+    dense_accumulate(a, net.weight[0], net.stride[1], x, idx, nonzero_inputs(x, NF_GLOBAL, NF_INPUT, idx))
+    for l in range(1, net.nlayers):
+        relu(cur, net.width[l])
+        memcpy(nxt, net.bias[l], net.stride[l + 1] * sizeof(float))
+        dense_accumulate(nxt, net.weight[l], net.stride[l + 1], cur, idx, nonzero_inputs(cur, 0, net.width[l], idx))
+        tmp = cur
         cur = nxt
-        tmp = nxt
-        nxt = spare
-        spare = tmp
+        nxt = tmp
     for o in range(NOUT):
         y[o] = cur[o]
+
+
+cdef void net_forward(const NetC* net, const float* x, float* y) noexcept nogil:
+    """y[0..NOUT): the network's outputs for one raw input x."""
+    cdef float prefix[MAX_WIDTH]
+    layer0_prefix(net, x, prefix)
+    net_forward_from(net, prefix, x, y)
 
 cdef void net_evaluate(const NetC* net, const DataC* d, const StateC* s, double* win, double* score) noexcept nogil:
     """Every seat's win probability (summing to 1) and expected final score. A finished game gives its result
     (R127) and its final scores."""
     cdef float x[NF_INPUT]
     cdef float y[NOUT]
+    cdef float prefix[MAX_WIDTH]
     cdef double total = 0.0, raw
     cdef int q, n = s.num_players
     cdef BlocksC blocks
@@ -251,9 +310,10 @@ cdef void net_evaluate(const NetC* net, const DataC* d, const StateC* s, double*
             score[q] = s.pl[q].score
         return
     position_blocks(d, s, &blocks)
+    layer0_prefix(net, blocks.glob, prefix)
     for q in range(n):
         assemble_input(s, &blocks, q, x)
-        net_forward(net, x, y)
+        net_forward_from(net, prefix, x, y)
         raw = y[0] if y[0] > 1e-3 else 1e-3
         win[q] = pow(raw, net.win_power[n])
         total += win[q]
@@ -401,17 +461,20 @@ cdef class ValueModel:
         self.meta["layers"] = widths[1:]
 
     cdef _set_layer(self, int l, int nin, int nout, list flat, list bias):
-        """Layer l from its weights (flat[o * nin + i], the file's output-major order), stored input-major."""
-        self.net.weight[l] = <float*>malloc(nin * nout * sizeof(float))
-        self.net.bias[l] = <float*>malloc(nout * sizeof(float))
+        """Layer l from its weights (flat[o * nin + i], the file's output-major order), stored input-major with
+        rows of stride = nout rounded up to a multiple of 8, the padding zeros (net_forward's kernel)."""
+        cdef int stride = (nout + 7) // 8 * 8
+        self.net.weight[l] = <float*>calloc(nin * stride, sizeof(float))
+        self.net.bias[l] = <float*>calloc(stride, sizeof(float))
         if self.net.weight[l] == NULL or self.net.bias[l] == NULL:
             raise MemoryError()
         for o in range(nout):
             for i in range(nin):
-                self.net.weight[l][i * nout + o] = flat[o * nin + i]
+                self.net.weight[l][i * stride + o] = flat[o * nin + i]
         for i in range(nout):
             self.net.bias[l][i] = bias[i]
         self.net.width[l + 1] = nout
+        self.net.stride[l + 1] = stride
 
     @classmethod
     def load(cls, path):

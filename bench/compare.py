@@ -50,6 +50,14 @@ def _late_2p():
         return State.from_json(json.load(f))
 
 
+def _mid_4p():
+    """A 4-player position of the default's games against v0, half way (`mid-4p.json`: decision 86 of 172 of game
+    1 of `arena ismcts:5130 ismcts:4100,leaf=rollout --players 4 --seed 41000`, seat 3 to move)."""
+    from barcelona_ai.core import State
+    with open(os.path.join(HERE, "mid-4p.json"), encoding="utf-8") as f:
+        return State.from_json(json.load(f))
+
+
 def _engine(threads):
     """Engine(seed=1): leaves valued by rollouts in both builds (a build whose SearchSettings has `leaf` is told
     leaf="rollout", so that both do the same work per iteration)."""
@@ -82,6 +90,15 @@ def w_default_2p_late(scale):
     with Clock() as clock:
         move = Engine(seed=1).best_move(state, Limit(iterations=int(4000 * scale)))
     return clock.rates(int(4000 * scale)), move
+
+
+def w_default_4p_mid(scale):
+    """The 4-player default (the short rollout, the network, sequential halving at the root), not v0."""
+    from barcelona_ai.engine import Engine, Limit
+    state = _mid_4p()
+    with Clock() as clock:
+        move = Engine(seed=1).best_move(state, Limit(iterations=int(3000 * scale)))
+    return clock.rates(int(3000 * scale)), move
 
 
 def w_best_move_2threads(scale):
@@ -145,6 +162,7 @@ WORKLOADS = {                    # name: (function, unit of the rate)
     "best_move_setup": (w_best_move_setup, "iterations/s", "best_move, 4-player setup, one thread"),
     "best_move_mid": (w_best_move_mid, "iterations/s", "best_move, 4-player mid-game (60 actions in), one thread"),
     "default_2p_late": (w_default_2p_late, "iterations/s", "best_move of the 2-player default, two thirds into a game"),
+    "default_4p_mid": (w_default_4p_mid, "iterations/s", "best_move of the 4-player default, half way into a game"),
     "best_move_2threads": (w_best_move_2threads, "iterations/s", "best_move, 4-player setup, two threads"),
     "uniform": (w_uniform, "games/s", "uniform random playouts from the 4-player setup"),
     "heuristic": (w_heuristic, "games/s", "heuristic-policy rollouts from the 4-player setup"),

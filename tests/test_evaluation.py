@@ -221,6 +221,37 @@ def test_score_error_by_turns():
     assert m.score_error(new_game(3, seed=1), 0) == 0.0          # no table for 3 players
 
 
+def scalar_forward(doc, x):
+    """The network as a scalar float32 loop: each unit's bias, then one multiply and one add for every non-zero
+    input in order, ReLU between layers (doc without a standardisation: mean 0, scale 1)."""
+    a = [np.float32(v) for v in x]
+    for li, layer in enumerate(doc["layers"]):
+        out = []
+        for row, bias in zip(layer["weight"], layer["bias"]):
+            acc = np.float32(bias)
+            for w, v in zip(row, a):
+                if v != 0:
+                    acc = np.float32(acc + np.float32(np.float32(w) * v))
+            out.append(acc)
+        last = li == len(doc["layers"]) - 1
+        a = [v if last or not v < 0 else np.float32(0.0) for v in out]
+    return a
+
+
+@pytest.mark.parametrize("widths", [(NF, 40, 2), (NF, 57, 24, 2), (NF, 16, 8, 2), (NF, 1, 2), (NF, 72, 2)])
+def test_the_networks_sums_are_a_scalar_loops_bit_for_bit(widths):
+    """net_forward sums the outputs of a layer in blocks of vector registers (up to 32 at a time, widths padded to
+    a multiple of 8), each output still adding its terms in input order: the very floats of a scalar loop, at any
+    width and whatever the vector width, so the engine's moves do not depend on the machine's vector unit."""
+    doc = random_doc(random.Random(sum(widths)), widths)
+    doc["mean"], doc["scale"] = [0.0] * NF, [1.0] * NF
+    m = ValueModel(doc)
+    rows = np.asarray(features(walk(4, 6, 100)) + features(walk(2, 7, 40)), dtype=np.float32)
+    got = m.raw_rows(rows)
+    for x, y in zip(rows, got):
+        assert [float(v) for v in scalar_forward(doc, x)] == [float(v) for v in y]
+
+
 def test_dead_units_are_dropped_and_every_output_stays_bit_for_bit():
     """train.without_dead_units: hidden units with no incoming weight and a bias <= 0 always put out 0; the
     network without them gives the very same floats (the L2 penalty kills about half of a trained first layer)."""
