@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ._version import __version__
 from .calibration import CalibrationTable, ForecastCalibration
@@ -341,6 +342,15 @@ class _Merged:
         return out
 
 
+class _LastSearch(NamedTuple):
+    """An engine's last search, kept for tree reuse (SearchSettings.reuse_tree)."""
+    player: int
+    history: tuple
+    state: State                    # its root position
+    trees: list
+    forecasts: bool                 # every iteration of the trees evaluated the numbers shown (Tree.forecasts)
+
+
 class _Search:
     """One call's search: the trees (root-parallel), whose player and seed, and the budget left.
 
@@ -472,7 +482,7 @@ class Engine:
             raise BarcelonaError(f"search settings threads x max_nodes ({self.settings.threads} x "
                                  f"{self.settings.max_nodes}) exceed {MAX_TOTAL_NODES:,} nodes "
                                  f"({MAX_TOTAL_NODES * Tree.node_bytes() / 2**30:.1f} GiB)")
-        self._last: tuple | None = None        # (player, history, root state, trees) of the last search
+        self._last: _LastSearch | None = None  # the last search, whose trees a continuation may reuse
         self._running: _Search | None = None
         self._iterations_done = 0               # iterations of the searches run so far (the running one's not)
         self._count_lock = threading.Lock()
@@ -533,23 +543,28 @@ class Engine:
         """Whether choosing a move spreads the root budget by sequential halving (see SearchSettings)."""
         return bool(self.settings.for_players(state.num_players).root_halving)
 
-    def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = True) -> _Search:
+    def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = True,
+               forecasts: bool = True) -> _Search:
         """A search for the player to move. best_move, hints and analyse search alike (`choosing`: sequential
         halving where the settings ask for it), so they name the same move with the same numbers; an analysis
-        stream, which runs in slices, searches with UCB1 (choosing=False)."""
+        stream, which runs in slices, searches with UCB1 (choosing=False). forecasts=False: the caller wants
+        the move only, and the trees skip the evaluations that serve only the numbers shown (Tree.forecasts):
+        the same move, sooner."""
         if not isinstance(limit, Limit):
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
         self._check_model(state.num_players)
         halving = choosing and self._halving(state)
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
-        trees = self._reused_trees(state, player) if self.settings.reuse_tree else None
+        trees = self._reused_trees(state, player, forecasts) if self.settings.reuse_tree else None
         if trees is None:
             n = state.num_players
             trees = [Tree(state, player, self._params[n], _mix_seed(call_seed, i), self._model[n],
                           self._turn_policy[n]) for i in range(self.settings.threads)]
+        for t in trees:
+            t.forecasts = forecasts
         if self.settings.reuse_tree:
-            self._last = (player, tuple(state.history()), state.clone(), trees)
+            self._last = _LastSearch(player, tuple(state.history()), state.clone(), trees, forecasts)
         for t in trees:
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
@@ -566,12 +581,13 @@ class Engine:
             raise SearchInterrupted(_answer_or_none(answer, search)) from None
         return answer(search)
 
-    def _reused_trees(self, state: State, player: int) -> list[Tree] | None:
-        """The last search's trees re-rooted at `state`, if `state` continues that search's root position.
-        Draws of other players map to the one hidden edge: the searcher does not see them (A6)."""
-        if self._last is None or self._last[0] != player:
+    def _reused_trees(self, state: State, player: int, forecasts: bool) -> list[Tree] | None:
+        """The last search's trees re-rooted at `state`, if `state` continues that search's root position (and,
+        for a call that shows numbers, every iteration of those trees evaluated them: forecasts). Draws of
+        other players map to the one hidden edge: the searcher does not see them (A6)."""
+        if self._last is None or self._last.player != player or (forecasts and not self._last.forecasts):
             return None
-        _, old_hist, old_state, trees = self._last
+        _, old_hist, old_state, trees, _ = self._last
         hist = state.history()
         if len(hist) <= len(old_hist) or tuple(hist[:len(old_hist)]) != old_hist:
             return None
@@ -587,8 +603,10 @@ class Engine:
     # -- the calls ----------------------------------------------------------------------------------------
     def best_move(self, state: State, limit: Limit, viewpoint: int | None = None) -> int:
         """The action id to play: the sequential-halving survivor (the one with most visits among the threads'
-        survivors), else the most visited root action; ties go to the lower id (_root_order)."""
-        search = self._start(state, limit, viewpoint)
+        survivors), else the most visited root action; ties go to the lower id (_root_order). With
+        choose="visits" (the default) no move depends on the numbers shown, and the search skips what serves
+        only them (Tree.forecasts): the move hints and analyse name at the same seed and budget, sooner."""
+        search = self._start(state, limit, viewpoint, forecasts=self.settings.choose != "visits")
         return self._finish(search, _best_action)
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:

@@ -519,6 +519,8 @@ cdef class Tree:
     cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX), None for LEAF_ROLLOUT
     cdef const NetC* net           # its network, read without the GIL
     cdef TurnPolicy turn_policy    # the learned turn policy (turn_policy 'learned'), else None
+    cdef bint forecasting          # with forecast_at_leaf_turn: evaluate the leaf's turn end for the numbers
+                                   #   reported (Tree.forecasts); off, only the moves are wanted
 
     def __cinit__(self):
         self.nodes = NULL
@@ -573,6 +575,7 @@ cdef class Tree:
         self.forced = -1
         self.kept = -1
         self.stop_flag = 0
+        self.forecasting = True
         self.rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
         memset(&self.stats, 0, sizeof(RootStatsC))
         for i in range(NKEYS):
@@ -838,8 +841,9 @@ cdef class Tree:
         policy actions, then with turn_end the rest of the turn they end in) are what the tree reports; the
         reward is the same function of them as a rollout's of a finished game (forecast_rewards). With
         forecast_at_leaf_turn the numbers reported are the network's where the policy ends the leaf's own turn,
-        on the way (a second evaluation when the depth goes further; the same actions and rewards). LEAF_MIX
-        also rolls out to the end and blends the two rewards."""
+        on the way (a second evaluation when the depth goes further, skipped when the forecasts are off:
+        Tree.forecasts; the same actions and rewards). LEAF_MIX also rolls out to the end and blends the two
+        rewards."""
         cdef const DataC* d = &self.data.c
         cdef double played[MAX_PLAYERS]
         cdef double vw[MAX_PLAYERS]
@@ -854,8 +858,8 @@ cdef class Tree:
                                         &self.rng)
             else:
                 done = rollout_turn(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
-            if s.cur != seat or state_current_player(d, s) == TERMINAL:      # the leaf's turn ended on the way
-                net_evaluate(self.net, d, s, w, sc)
+            if self.forecasting and (s.cur != seat or state_current_player(d, s) == TERMINAL):
+                net_evaluate(self.net, d, s, w, sc)                         # the leaf's turn ended on the way
                 value_w, value_sc = vw, vsc
         if self.p.rollout_depth > done:
             done += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth - done, &self.rng)
@@ -929,6 +933,18 @@ cdef class Tree:
             else:
                 done += self.run_plain(iterations, seconds, deadline)
         return done
+
+    @property
+    def forecasts(self):
+        """Whether iterations evaluate the network where the leaf's own turn ends (forecast_at "leaf_turn_end"),
+        for the win probabilities and expected scores the tree reports. Off, the tree reports the values after
+        the rollout instead and skips that evaluation: the same actions, rewards and moves, faster (a call that
+        wants only the move: Engine.best_move). No effect with other settings."""
+        return bool(self.forecasting)
+
+    @forecasts.setter
+    def forecasts(self, on):
+        self.forecasting = bool(on)
 
     def reroot(self, State state, keys):
         """Keep the subtree reached by edge `keys` as the tree for `state` (tree reuse between decisions).

@@ -364,6 +364,56 @@ def test_forecasts_at_the_end_of_the_leafs_turn():
         Engine(forecast_at="leaf_turn_end", evaluate_at="leaf")
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_search_for_the_move_alone_skips_the_forecasts(players):
+    """Tree.forecasts off: the evaluation where the leaf's own turn ends serves only the numbers reported, so a
+    search for the move alone (Engine.best_move) skips it. The tree takes the same actions to the same values and
+    visits at the same seed, and reports the values after the rollout instead of the forecasts."""
+    s = mid_game(players, seed=4)
+    e = Engine()
+    stats = []
+    for forecasts in (True, False):
+        t = Tree(s, s.current_player(), e._params[players], 7, e._model[players], e._turn_policy[players])
+        assert t.forecasts
+        t.forecasts = forecasts
+        assert t.run(iterations=1500) == 1500
+        kids = [t.node(c) for c in t.children(0)]
+        stats.append(([(k["key"], k["visits"], k["value"]) for k in kids], [k["win"] for k in kids],
+                      t.root_stats()["actions"]))
+    (tree_on, win_on, actions_on), (tree_off, win_off, actions_off) = stats
+    assert tree_on == tree_off and actions_on == actions_off
+    assert win_on != win_off
+
+
+def _next_decision(state, action):
+    """state after `action`, then the first legal action of everyone else until its player decides again."""
+    later = state.clone()
+    player = later.current_player()
+    later.apply(action)
+    while later.current_player() != player:
+        later.apply(later.legal_actions()[0])
+    return later
+
+
+def test_numbers_are_never_shown_from_a_tree_searched_for_the_move_alone():
+    """A player that reuses its tree (the arena's bot) searches for the move alone (best_move); a later call that
+    shows numbers on a continuation of that search does not reuse the tree, so its numbers are those of a search
+    that evaluated them at every iteration: a fresh engine's. A tree searched with the numbers goes on without
+    them, and then no longer serves numbers."""
+    s = mid_game(2, seed=9)
+    budget = Limit(iterations=600)
+    player = Engine(seed=1, reuse_tree=True)
+    later = _next_decision(s, player.best_move(s, budget))
+    assert player.hints(later, budget) == Engine(seed=1, reuse_tree=True).hints(later, budget)
+    showing = Engine(seed=1, reuse_tree=True)
+    later = _next_decision(s, showing.hints(s, budget)[0].actions[0])
+    trees = showing._last.trees
+    assert showing._last.forecasts
+    later2 = _next_decision(later, showing.best_move(later, budget))
+    assert showing._last.trees is trees and not showing._last.forecasts        # reused, searched without them
+    assert showing.hints(later2, budget) == Engine(seed=1, reuse_tree=True).hints(later2, budget)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_leaf_default_by_player_count(players):
     """The default engine (leaf None) is, in 2 and 4 players, the network after a short rollout with its forecasts
