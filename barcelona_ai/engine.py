@@ -561,11 +561,10 @@ class Engine:
             n = state.num_players
             trees = [Tree(state, player, self._params[n], _mix_seed(call_seed, i), self._model[n],
                           self._turn_policy[n]) for i in range(self.settings.threads)]
-        for t in trees:
-            t.forecasts = forecasts
         if self.settings.reuse_tree:
             self._last = _LastSearch(player, tuple(state.history()), state.clone(), trees, forecasts)
         for t in trees:
+            t.forecasts = forecasts
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
         search.model = self._model[state.num_players]
@@ -587,11 +586,11 @@ class Engine:
         other players map to the one hidden edge: the searcher does not see them (A6)."""
         if self._last is None or self._last.player != player or (forecasts and not self._last.forecasts):
             return None
-        _, old_hist, old_state, trees, _ = self._last
+        old_hist, trees = self._last.history, self._last.trees
         hist = state.history()
         if len(hist) <= len(old_hist) or tuple(hist[:len(old_hist)]) != old_hist:
             return None
-        replay = old_state.clone()
+        replay = self._last.state.clone()
         keys = []
         for a in hist[len(old_hist):]:
             keys.append(HIDDEN_DRAW if replay.is_hidden_draw(player) else a)

@@ -41,20 +41,14 @@ def _midgame():
     return s
 
 
-def _late_2p():
-    """A position of the present default's own games, 70% in (`late-2p.json`: decision 82 of 119 of game 1001 of
-    `selfplay --players 2 --bot ismcts:2000,model=model2p3.json --seed 1000000`): 13 and 11 Street tiles and both
-    Trams on the board, which random play from a setup does not reach."""
+def _stored_position(name):
+    """A position of bench/ (State.to_json), one the workloads cannot reach by random play from a setup:
+    `late-2p.json`, decision 82 of 119 of game 1001 of `selfplay --players 2 --bot ismcts:2000,model=model2p3.json
+    --seed 1000000` (70% in: 13 and 11 Street tiles, both Trams on the board); `mid-4p.json`, decision 86 of 172
+    of game 1 of `arena ismcts:5130 ismcts:4100,leaf=rollout --players 4 --seed 41000` (half way, seat 3 to
+    move)."""
     from barcelona_ai.core import State
-    with open(os.path.join(HERE, "late-2p.json"), encoding="utf-8") as f:
-        return State.from_json(json.load(f))
-
-
-def _mid_4p():
-    """A 4-player position of the default's games against v0, half way (`mid-4p.json`: decision 86 of 172 of game
-    1 of `arena ismcts:5130 ismcts:4100,leaf=rollout --players 4 --seed 41000`, seat 3 to move)."""
-    from barcelona_ai.core import State
-    with open(os.path.join(HERE, "mid-4p.json"), encoding="utf-8") as f:
+    with open(os.path.join(HERE, name), encoding="utf-8") as f:
         return State.from_json(json.load(f))
 
 
@@ -86,7 +80,7 @@ def w_best_move_mid(scale):
 def w_default_2p_late(scale):
     """The 2-player default (the short rollout, the network), not v0: both builds must share its settings."""
     from barcelona_ai.engine import Engine, Limit
-    state = _late_2p()
+    state = _stored_position("late-2p.json")
     with Clock() as clock:
         move = Engine(seed=1).best_move(state, Limit(iterations=int(4000 * scale)))
     return clock.rates(int(4000 * scale)), move
@@ -95,7 +89,7 @@ def w_default_2p_late(scale):
 def w_default_4p_mid(scale):
     """The 4-player default (the short rollout, the network, sequential halving at the root), not v0."""
     from barcelona_ai.engine import Engine, Limit
-    state = _mid_4p()
+    state = _stored_position("mid-4p.json")
     with Clock() as clock:
         move = Engine(seed=1).best_move(state, Limit(iterations=int(3000 * scale)))
     return clock.rates(int(3000 * scale)), move
