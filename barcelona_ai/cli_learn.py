@@ -8,7 +8,7 @@
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
     barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
                           [--calibration FILE|off]
-    barcelona-ai calibrate RECORD_DIR... --out FILE [--search N] [--every K] [--seed S]
+    barcelona-ai calibrate RECORD_DIR... --out FILE [--search N] [--every K] [--seed S] [--model MODEL.json]
     barcelona-ai iterate --out DIR --engine SPEC [--generations N] [--games N] [--arena-games N] [--base DATA_DIR]...
 
 The work is done by datagen.py (datasets), train.py (fitting, calibration metrics, fitting the forecast
@@ -137,18 +137,22 @@ def cmd_train_policy(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from .datagen import load_dataset
+    from .engine import shipped_model_file
     from .evaluation import ValueModel
-    from .train import calibration_metrics
+    from .train import calibration_metrics, metrics_by_player_count
     if args.search:
         return _evaluate_search(args)
     data = load_dataset(*args.data)
     if len(data["game"]) == 0:
         raise CommandError("evaluate needs a dataset with at least one game")
-    counts = {int(n) for n in set(data["players"])}
-    model = ValueModel.load(args.model) if args.model else _shipped_model_of(counts)
-    for n in sorted(counts):
-        model.require_players(n, f"--model {show_path(args.model)}" if args.model else "the shipped model")
-    m = calibration_metrics(model, data)
+    counts = sorted({int(n) for n in set(data["players"])})
+    if args.model:
+        model = ValueModel.load(args.model)
+        for n in counts:
+            model.require_players(n, f"--model {show_path(args.model)}")
+        m = calibration_metrics(model, data)
+    else:                                   # each player count's rows by the model its default engine reads
+        m = metrics_by_player_count({n: ValueModel.load(shipped_model_file(n)) for n in counts}, data)
     _print_or_dump(m, args, ", ".join(show_path(d) for d in args.data))
     return 0
 
@@ -157,10 +161,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from .train import calibrate
     records = _records(args.records, "calibrate needs finished game records of the default engine "
                                      "(barcelona-ai selfplay)")
-    print(f"calibrate: the default engine's analyse at {args.search} iterations (seed {args.seed}) on every "
-          f"{args.every}th decision of {len(records)} game records")
+    model = f" with the value model {show_path(args.model)}" if args.model else ""
+    print(f"calibrate: the default engine's analyse{model} at {args.search} iterations (seed {args.seed}) on "
+          f"every {args.every}th decision of {len(records)} game records")
     with bar(len(records), "calibrate", unit="game") as tick:
-        cal = calibrate(records, args.search, args.every, args.seed, on_game=tick)
+        cal = calibrate(records, args.search, args.every, args.seed, on_game=tick, model=args.model)
     _write_out(args.out, cal.to_json())
     for n, t in sorted(cal.tables.items()):
         print(f"{n} players, {cal.fitted[str(n)]['positions']} positions; by round: win_power "
@@ -169,25 +174,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shipped_model_of(player_counts: set[int]):
-    """The shipped value model the default engine reads in these player counts (engine.SHIPPED_MODEL_FILES; data
-    of player counts whose models differ are refused)."""
-    from .engine import shipped_model_file
-    from .evaluation import ValueModel, player_counts_text
-    files = {shipped_model_file(n) for n in player_counts}
-    if len(files) > 1:
-        raise CommandError(f"the data hold {player_counts_text(player_counts)} games, whose "
-                           f"shipped models differ (2 players have one of their own): evaluate them apart, or name "
-                           f"one model with --model")
-    return ValueModel.load(files.pop())
-
-
 def _evaluate_search(args: argparse.Namespace) -> int:
     """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
     game records in the DATA folders."""
     from .engine import Engine, Limit, shipped_model_file
     from .evaluation import ValueModel
-    from .train import forecast_metrics, naive_to_come, search_forecasts
+    from .train import forecast_metrics, naive_tables, search_forecasts
     records = _records(args.data)
     engine = Engine(seed=args.seed, leaf=args.leaf, calibration=args.calibration,
                     **({"model": args.model} if args.model else {}))
@@ -197,9 +189,7 @@ def _evaluate_search(args: argparse.Namespace) -> int:
         p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
     counts = sorted({int(n) for n in set(data["players"])})
     models = {n: ValueModel.load(args.model or shipped_model_file(n)) for n in counts}
-    naive = {str(n): models[n].meta["naive_to_come"][str(n)] for n in counts
-             if str(n) in models[n].meta.get("naive_to_come", {})}      # each model's own training games
-    m = forecast_metrics(p, score, data, {**naive_to_come(data), **naive})
+    m = forecast_metrics(p, score, data, naive_tables(models, data))      # each model's own training games
     _print_or_dump(m, args, f"Engine leaf={leaf}, {args.search} iterations, every {args.every}th decision")
     return 0
 
@@ -328,6 +318,23 @@ def register(sub) -> None:
                         "where it fits the engine's settings; off: the search's own forecasts)")
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 
+    _register_calibrate(sub)
+
+    _register_iterate(sub)
+
+
+def _add_fit_options(parser) -> None:
+    """The network's shape and fit (train and iterate)."""
+    parser.add_argument("--hidden", type=_hidden, default=(64, 32), metavar="W,W",
+                        help="hidden layer widths (default 64,32)")
+    parser.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
+                        help="training epochs (default 60)")
+    parser.add_argument("--alpha", type=A.number_range(1e-6, 1e6, "an L2 penalty"), action="append", metavar="A",
+                        help="an L2 penalty to try (repeat it for several; the best on the validation games is "
+                             "kept; default 1, 3, 10 and 30: one fit each)")
+
+
+def _register_calibrate(sub) -> None:
     c = sub.add_parser("calibrate", help="fit the forecast calibration of the numbers analyse and hints show",
                        description="Runs the default engine's analyse (calibration off) on game records of that "
                                    "engine and fits, per player count and round, the power that calibrates its "
@@ -342,20 +349,10 @@ def register(sub) -> None:
     c.add_argument("--every", type=A.int_range(1, 1000, "a number of decisions"), default=10, metavar="K",
                    help="analyse every K-th decision of each game (default 10)")
     c.add_argument("--seed", type=A.seed, default=0, help="the engine's seed (default 0)")
+    c.add_argument("--model", metavar="FILE",
+                   help="value model file the engine reads (default: the shipped one of each player count); the "
+                        "table names it by its contents, so it applies once the file is shipped")
     c.set_defaults(func=cmd_calibrate, command="calibrate")
-
-    _register_iterate(sub)
-
-
-def _add_fit_options(parser) -> None:
-    """The network's shape and fit (train and iterate)."""
-    parser.add_argument("--hidden", type=_hidden, default=(64, 32), metavar="W,W",
-                        help="hidden layer widths (default 64,32)")
-    parser.add_argument("--epochs", type=A.int_range(1, 10_000, "a number of epochs"), default=60, metavar="N",
-                        help="training epochs (default 60)")
-    parser.add_argument("--alpha", type=A.number_range(1e-6, 1e6, "an L2 penalty"), action="append", metavar="A",
-                        help="an L2 penalty to try (repeat it for several; the best on the validation games is "
-                             "kept; default 1, 3, 10 and 30: one fit each)")
 
 
 def _register_iterate(sub) -> None:

@@ -250,13 +250,37 @@ def thirds(data: dict) -> np.ndarray:
     return np.minimum((data["decision"] * 3) // np.maximum(data["decisions"], 1), 2)
 
 
-def calibration_metrics(model: ValueModel, data: dict, naive: dict | None = None) -> dict:
-    """How well the model forecasts these rows (forecast_metrics of its win probabilities and expected final
-    scores); the naive forecast's table is `naive`, by default the model's own training table."""
+def model_forecasts(model: ValueModel, data: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The model's win probability and expected final score of every row."""
     raw = model.raw_rows(data["features"])
     p = normalised_win(raw[:, 0], positions(data), row_powers(model, data))
     pred_score = data["score"] + np.maximum(raw[:, 1].astype(np.float64), 0.0) * model.to_come_scale
+    return p, pred_score
+
+
+def calibration_metrics(model: ValueModel, data: dict, naive: dict | None = None) -> dict:
+    """How well the model forecasts these rows (forecast_metrics of its win probabilities and expected final
+    scores); the naive forecast's table is `naive`, by default the model's own training table."""
+    p, pred_score = model_forecasts(model, data)
     return forecast_metrics(p, pred_score, data, naive or model.meta.get("naive_to_come") or naive_to_come(data))
+
+
+def naive_tables(models: dict[int, ValueModel], data: dict) -> dict:
+    """The naive forecast's table of rows of several player counts: each count's from the training games of the
+    model that forecasts it (models[n]), where that model has one, else from these rows."""
+    own = {str(n): m.meta["naive_to_come"][str(n)] for n, m in models.items()
+           if str(n) in m.meta.get("naive_to_come", {})}
+    return {**naive_to_come(data), **own}
+
+
+def metrics_by_player_count(models: dict[int, ValueModel], data: dict) -> dict:
+    """forecast_metrics of rows of one or more player counts, each count's rows forecast by its own model
+    (models[n]: the default engine reads a model of its own in some player counts)."""
+    p, pred_score = np.empty(len(data["players"])), np.empty(len(data["players"]))
+    for n, model in models.items():
+        sel = data["players"] == n
+        p[sel], pred_score[sel] = model_forecasts(model, _sub(data, sel))
+    return forecast_metrics(p, pred_score, data, naive_tables(models, data))
 
 
 def forecast_metrics(p: np.ndarray, pred_score: np.ndarray, data: dict, naive: dict) -> dict:
@@ -385,13 +409,14 @@ def fit_calibration_table(p: np.ndarray, expected: np.ndarray, data: dict, engin
 
 
 def calibrate(records: list[str], iterations: int, every: int, seed: int = 0, on_game=None,
-              min_positions: int = MIN_ROUND_POSITIONS) -> ForecastCalibration:
+              min_positions: int = MIN_ROUND_POSITIONS, model: str | None = None) -> ForecastCalibration:
     """A forecast calibration of the default engine's numbers: its analyse at `iterations` (calibration off) on
     every `every`-th decision of finished game records of that engine (none of them test games), one table per
-    player count found in them."""
+    player count found in them. `model`: the engine reads this value model file instead of the shipped one (a
+    model to be shipped: the table names the model by its contents, so it applies to the file wherever it lies)."""
     from .engine import Engine, Limit
     from .record import GameRecord
-    engine = Engine(seed=seed, calibration="off")
+    engine = Engine(seed=seed, calibration="off", **({"model": model} if model is not None else {}))
     limit = Limit(iterations=iterations)
     by_players: dict[int, list[str]] = {}
     for path in records:
@@ -406,5 +431,6 @@ def calibrate(records: list[str], iterations: int, every: int, seed: int = 0, on
                                 "players": tables})
 
 
-__all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "forecast_metrics", "search_forecasts",
+__all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "metrics_by_player_count", "model_forecasts",
+           "naive_tables", "forecast_metrics", "search_forecasts",
            "reliability", "fit_win_power", "best_possible", "calibrate", "fit_calibration_table", "row_rounds"]

@@ -228,3 +228,24 @@ def test_the_calibrate_command_writes_a_file_the_engine_reads(tmp_path, capsys):
     assert engine._calibration[2] is not None and engine._calibration[4] is None
     assert cli.main(["calibrate", str(tmp_path / "none"), "--out", str(out)]) == 2
     assert "no game records" in capsys.readouterr().err
+
+
+def test_a_calibration_fitted_with_a_model_file_applies_to_that_model_wherever_it_lies(tmp_path):
+    """calibrate --model: the table names the model by its contents, so it applies to an engine that reads a copy
+    of the file elsewhere (a model to be shipped), and not to the engine that reads another model."""
+    from barcelona_ai import cli
+    from barcelona_ai.engine import shipped_model_file
+    games = tmp_path / "games"
+    assert cli.main(["selfplay", "--games", "6", "--players", "2", "--out", str(games), "--bot", "random",
+                     "--seed", "8"]) == 0
+    model = json.loads(shipped_model_file(2).read_text())
+    model["win_power"] = {k: v * 1.25 for k, v in model["win_power"].items()}    # another model, the same moves
+    candidate, copy = tmp_path / "candidate.json", tmp_path / "elsewhere" / "copy.json"
+    candidate.write_text(json.dumps(model))
+    copy.parent.mkdir()
+    copy.write_text(json.dumps(model, indent=1))
+    out = tmp_path / "cal.json"
+    assert cli.main(["calibrate", str(games), "--search", "20", "--every", "1", "--out", str(out),
+                     "--model", str(candidate)]) == 0
+    assert Engine(calibration=str(out), model=str(copy))._calibration[2] is not None
+    assert Engine(calibration=str(out))._calibration[2] is None

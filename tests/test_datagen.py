@@ -150,7 +150,8 @@ def test_command_errors(tmp_path, capsys, argv, words):
 
 def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     """Without --model the network measured is the one the default engine reads in the data's player count (2 players
-    have one of their own: engine.SHIPPED_MODEL_FILES), so data of 2 and 4 players together are refused."""
+    have one of their own: engine.SHIPPED_MODEL_FILES); data of 2 and 4 players together: each count's rows by its
+    own model."""
     two, four = tmp_path / "two", tmp_path / "four"
     generate(DataPlan(games=1, per_shard=1, players=2, bots=("greedy",) * 2, seed=10), two)
     generate(DataPlan(games=1, per_shard=1, players=4, bots=("greedy",) * 4, seed=10), four)
@@ -160,8 +161,11 @@ def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) == alone
     assert main(["evaluate", str(two), "--json", "--model", str(SHIPPED_MODEL)]) == 0
     assert json.loads(capsys.readouterr().out) != alone
-    assert main(["evaluate", str(two), str(four)]) == 2
-    assert "evaluate them apart" in capsys.readouterr().err
+    assert main(["evaluate", str(two), str(four), "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["games"] == 2 and both["positions"] > alone["positions"]
+    assert main(["evaluate", str(two), str(four), "--json", "--model", str(SHIPPED_MODEL)]) == 0
+    assert json.loads(capsys.readouterr().out) != both                  # the 2-player rows by the general model
     assert main(["evaluate", str(four), "--model", str(SHIPPED_MODEL_FILES[2])]) == 2   # fitted on 2 players only
     assert "was fitted on 2-player games only, not 4-player ones" in capsys.readouterr().err
     records = tmp_path / "records"                       # the engine's numbers: each player count's own engine
