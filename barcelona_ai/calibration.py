@@ -15,8 +15,9 @@ of which are test games, by round of the game (`State.round_number`, which every
 A table holds for the search settings it was fitted with (`engine`, SearchSettings as the player count resolves
 them, budget aside; the model and turn policy files by their contents): any other setting (another leaf, another
 model file, v0) shows its own forecasts. The shipped file is data/forecast-calibration.json, written by
-`barcelona-ai calibrate` (train.calibrate; docs/learned-evaluation.md). Nothing read is hidden: the round and the
-forecasts are public to every seat.
+`barcelona-ai calibrate` (train.calibrate; docs/learned-evaluation.md); it holds no table since the sixteenth
+session (every default shows its search's own numbers: README, Forecasts), and calibration=FILE reads one's own.
+Nothing read is hidden: the round and the forecasts are public to every seat.
 """
 from __future__ import annotations
 

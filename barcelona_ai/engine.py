@@ -129,6 +129,10 @@ class SearchSettings:
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one of the
                                     #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL); a
                                     #   search in a player count the file was not fitted on is refused
+    forecast_model: str | None = None   # value model file whose forecasts are the numbers shown (hints, analyse),
+                                    #   where model's values are those the search maximises: the same moves.
+                                    #   None: the player count's shipped forecast model where model is None too
+                                    #   (SHIPPED_FORECAST_FILES: 4 players), else the model's own forecasts
     choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
                                     #   else the most visited), "win" (the highest win probability among the
                                     #   actions with at least CLOSE_SHARE of the most visited one's visits), or
@@ -142,20 +146,25 @@ class SearchSettings:
     def for_players(self, players: int) -> SearchSettings:
         """The settings a search of a `players`-player game runs with: every None made the player count's
         default (leaf, rollout_depth, forecast_at and turn_policy: SHORT_ROLLOUT in 2 and 4 players where leaf is
-        None, else MIX's; root_halving in 4 players; model: the player count's file in SHIPPED_MODEL_FILES)."""
+        None, else MIX's; root_halving in 4 players; model: the player count's file in SHIPPED_MODEL_FILES;
+        forecast_model: its file in SHIPPED_FORECAST_FILES where model is None too)."""
         short = players in SHORT_ROLLOUT_PLAYERS and self.leaf is None
         bundle = SHORT_ROLLOUT if short else MIX
+        shipped = self.model is None
         return replace(self, **{k: bundle[k] if getattr(self, k) is None else getattr(self, k) for k in bundle},
                        root_halving=players == 4 if self.root_halving is None else self.root_halving,
-                       model=self.model if self.model is not None or players not in SHIPPED_MODEL_FILES
-                       else str(SHIPPED_MODEL_FILES[players]))
+                       model=str(SHIPPED_MODEL_FILES[players]) if shipped and players in SHIPPED_MODEL_FILES
+                       else self.model,
+                       forecast_model=str(SHIPPED_FORECAST_FILES[players])
+                       if shipped and self.forecast_model is None and players in SHIPPED_FORECAST_FILES
+                       else self.forecast_model)
 
     def params(self) -> dict:
         """The settings the compiled search reads (validated by search.make_params), of settings for_players
         has made whole."""
         return make_params(**{k: v for k, v in asdict(self).items()
-                              if k not in ("threads", "reuse_tree", "root_halving", "model", "choose", "policy",
-                                           "calibration")})
+                              if k not in ("threads", "reuse_tree", "root_halving", "model", "forecast_model",
+                                           "choose", "policy", "calibration")})
 
     def calibration_key(self) -> dict:
         """What a forecast calibration is fitted for, of settings for_players has made whole: every setting that
@@ -165,6 +174,8 @@ class SearchSettings:
         key = {k: v for k, v in asdict(self).items()
                if k not in ("threads", "reuse_tree", "max_nodes", "choose", "calibration")}
         key["model"] = None if self.leaf == "rollout" else _fingerprint(self.model, SHIPPED_MODEL, "model")
+        key["forecast_model"] = key["model"] if self.leaf == "rollout" or self.forecast_model is None else \
+            _fingerprint(self.forecast_model, SHIPPED_MODEL, "forecast_model")
         key["policy"] = (_fingerprint(self.policy, SHIPPED_POLICY, "policy") if self.turn_policy == "learned"
                          else None)
         return key
@@ -183,18 +194,35 @@ class SearchSettings:
         """The value network the search evaluates leaves with (None for leaf="rollout")."""
         if self.leaf == "rollout":
             return None
-        if self.model is None:
-            return _shipped_model(str(SHIPPED_MODEL))
-        if not isinstance(self.model, str):
-            raise BarcelonaError(f"search setting model must be a file path or None, not {self.model!r}")
-        return _shipped_model(self.model) if self.model in _SHIPPED_MODEL_PATHS else ValueModel.load(self.model)
+        return _model_file(self.model, "model")
+
+    def forecast_value_model(self) -> ValueModel | None:
+        """The value network whose forecasts the search reports (value_model()'s where forecast_model is None)."""
+        if self.leaf == "rollout" or self.forecast_model is None:
+            return self.value_model()
+        return _model_file(self.forecast_model, "forecast_model")
+
+
+def _model_file(path: str | None, setting: str) -> ValueModel:
+    """The value model a search setting names (None: SHIPPED_MODEL); the package's files are loaded once."""
+    if path is None:
+        return _shipped_model(str(SHIPPED_MODEL))
+    if not isinstance(path, str):
+        raise BarcelonaError(f"search setting {setting} must be a file path or None, not {path!r}")
+    return _shipped_model(path) if path in _SHIPPED_MODEL_PATHS else ValueModel.load(path)
 
 
 SHIPPED_MODEL_FILES = {2: SHIPPED_MODEL.with_name("value-model-2p.json")}
-"""The player counts whose default engine (model None) reads a value model of its own: in 2 players the network
-refitted on the 2-player default's self-play; 3 and 4 players read SHIPPED_MODEL (the refit forecast 4-player games
-better but lost ground to v0 in the 4-player arena: docs/learned-evaluation.md, README What was measured)."""
-_SHIPPED_MODEL_PATHS = {str(path) for path in (SHIPPED_MODEL, *SHIPPED_MODEL_FILES.values())}   # loaded once
+"""The player counts whose default engine (model None) maximises the values of a model of its own: in 2 players the
+network refitted on the 2-player default's self-play; 3 and 4 players read SHIPPED_MODEL (a 4-player refit forecast
+4-player games better, but the default played no better with it: docs/learned-evaluation.md, README What was
+measured)."""
+SHIPPED_FORECAST_FILES = {4: SHIPPED_MODEL.with_name("value-model-4p.json")}
+"""The player counts whose default engine shows the forecasts of another model than the one whose values it
+maximises: in 4 players the network fitted to the 4-player default's own games (the numbers shown are about how its
+games end), while its moves keep SHIPPED_MODEL's values (docs/learned-evaluation.md, "The 4-player forecasts")."""
+_SHIPPED_MODEL_PATHS = {str(path) for path in (SHIPPED_MODEL, *SHIPPED_MODEL_FILES.values(),
+                                               *SHIPPED_FORECAST_FILES.values())}   # loaded once
 _SHIPPED: dict = {}                  # file path -> the shipped ValueModel loaded from it
 _SHIPPED_POLICY: list = []
 _SHIPPED_CALIBRATION: list = []
@@ -372,7 +400,7 @@ class _Search:
         self.left = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else None
         self.deadline = time.monotonic() + limit.time if limit.time else None
         self.stopped = False
-        self.model: ValueModel | None = None        # the leaves' evaluation, if the engine has one
+        self.model: ValueModel | None = None        # the network whose forecasts are shown (their error), if any
         self.calibration: CalibrationTable | None = None    # of the numbers shown, if one fits the settings
         self._start_iterations = self._root_iterations()   # a reused tree has run some already
         self.counted = 0                            # iterations already added to the engine's count
@@ -476,6 +504,7 @@ class Engine:
         resolved = {n: self.settings.for_players(n) for n in PLAYER_COUNTS}
         self._params = {n: r.params() for n, r in resolved.items()}
         self._model = {n: r.value_model() for n, r in resolved.items()}
+        self._forecast_model = {n: r.forecast_value_model() for n, r in resolved.items()}
         self._turn_policy = {n: r.learned_turn_policy() for n, r in resolved.items()}
         self._calibration = _calibration_tables(self.settings)
         if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
@@ -532,12 +561,13 @@ class Engine:
         return player
 
     def _check_model(self, players: int) -> None:
-        """BarcelonaError where the value model the search would read was not fitted on `players`-player games
+        """BarcelonaError where a value model the search would read was not fitted on `players`-player games
         (a model file's "players"): its forecasts there would be uncalibrated."""
-        model = self._model[players]
-        if model is not None:
-            path = self.settings.for_players(players).model or SHIPPED_MODEL
-            model.require_players(players, f"search setting model {show_path(path)}")
+        resolved = self.settings.for_players(players)
+        for setting, model in (("model", self._model[players]), ("forecast_model", self._forecast_model[players])):
+            if model is not None:
+                path = getattr(resolved, setting) or resolved.model or SHIPPED_MODEL
+                model.require_players(players, f"search setting {setting} {show_path(path)}")
 
     def _halving(self, state: State) -> bool:
         """Whether choosing a move spreads the root budget by sequential halving (see SearchSettings)."""
@@ -560,14 +590,14 @@ class Engine:
         if trees is None:
             n = state.num_players
             trees = [Tree(state, player, self._params[n], _mix_seed(call_seed, i), self._model[n],
-                          self._turn_policy[n]) for i in range(self.settings.threads)]
+                          self._turn_policy[n], self._forecast_model[n]) for i in range(self.settings.threads)]
         if self.settings.reuse_tree:
             self._last = _LastSearch(player, tuple(state.history()), state.clone(), trees, forecasts)
         for t in trees:
             t.forecasts = forecasts
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
-        search.model = self._model[state.num_players]
+        search.model = self._forecast_model[state.num_players]
         search.calibration = self._calibration[state.num_players]
         return search
 

@@ -11,9 +11,10 @@ the global block, the seat (index, relative scores), its own block, then the oth
 come; win probabilities are the raw shares to the calibrated power `win_power`, normalised over the seats;
 the expected final score is the current score plus what is still to come (never negative).
 
-The weights are data files (data/value-model.json; 2 players read data/value-model-2p.json: engine.SHIPPED_MODEL_FILES)
-written by `barcelona-ai train` (the [train] extra: scikit-learn); inference is plain C, without the GIL or any
-Python object, so the base install needs no ML library. ValueModel is the Python handle that owns the C arrays.
+The weights are data files (data/value-model.json; 2 players read data/value-model-2p.json: engine.SHIPPED_MODEL_FILES;
+the numbers shown in 4 players are data/value-model-4p.json's: engine.SHIPPED_FORECAST_FILES) written by
+`barcelona-ai train` (the [train] extra: scikit-learn); inference is plain C, without the GIL or any Python object, so
+the base install needs no ML library. ValueModel is the Python handle that owns the C arrays.
 """
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset

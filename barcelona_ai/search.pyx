@@ -518,6 +518,8 @@ cdef class Tree:
                                    #   keeps the stop flag off the cache line of the next Tree's node count
     cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX), None for LEAF_ROLLOUT
     cdef const NetC* net           # its network, read without the GIL
+    cdef ValueModel forecast_model # the network whose forecasts the tree reports (the model's unless named)
+    cdef const NetC* forecast_net
     cdef TurnPolicy turn_policy    # the learned turn policy (turn_policy 'learned'), else None
     cdef bint forecasting          # with forecast_at_leaf_turn: evaluate the leaf's turn end for the numbers
                                    #   reported (Tree.forecasts); off, only the moves are wanted
@@ -531,7 +533,9 @@ cdef class Tree:
         free(self.nodes)
 
     def __init__(self, State state, int player, dict params, seed, ValueModel model=None,
-                 TurnPolicy turn_policy=None):
+                 TurnPolicy turn_policy=None, ValueModel forecast_model=None):
+        """A search for `player` from `state`: `model` the value network whose values the tree maximises (leaf
+        'model' or 'mix'), `forecast_model` the one whose forecasts it reports (None: the model's)."""
         cdef int i
         if not 0 <= player < state.c.num_players:
             raise BarcelonaError(f"no seat {player} in a {state.c.num_players}-player game")
@@ -567,11 +571,13 @@ cdef class Tree:
         self.turn_policy = turn_policy if self.p.turn_policy else None
         if self.p.leaf != LEAF_ROLLOUT and model is None:
             raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model (evaluation.ValueModel)")
-        self.model = None
-        self.net = NULL
+        self.model = self.forecast_model = None
+        self.net = self.forecast_net = NULL
         if self.p.leaf != LEAF_ROLLOUT:
             self.model = model
             self.net = &model.net
+            self.forecast_model = model if forecast_model is None else forecast_model
+            self.forecast_net = &self.forecast_model.net
         self.forced = -1
         self.kept = -1
         self.stop_flag = 0
@@ -837,21 +843,20 @@ cdef class Tree:
             sc[q] = s.pl[q].score
 
     cdef void model_leaf(self, StateC* s, double* r, double* w, double* sc) noexcept nogil:
-        """The learned evaluation: win probabilities and expected final scores of the leaf (after rollout_depth
-        policy actions, then with turn_end the rest of the turn they end in) are what the tree reports; the
-        reward is the same function of them as a rollout's of a finished game (forecast_rewards). With
-        forecast_at_leaf_turn the numbers reported are the network's where the policy ends the leaf's own turn,
-        on the way (a second evaluation when the depth goes further, skipped when the forecasts are off:
-        Tree.forecasts; the same actions and rewards). LEAF_MIX also rolls out to the end and blends the two
-        rewards."""
+        """The learned evaluation: the reward is a function of the value network's win probabilities and
+        expected final scores of the leaf after rollout_depth policy actions (then with turn_end the rest of the
+        turn they end in), the same function as a rollout's of a finished game (forecast_rewards). The numbers
+        reported (w, sc) are the forecast network's there, or with forecast_at_leaf_turn where the policy ends
+        the leaf's own turn, on the way (another evaluation, skipped when the forecasts are off: Tree.forecasts;
+        the same actions and rewards; with one network for both, the value's numbers serve where they are the
+        same). LEAF_MIX also rolls out to the end and blends the two rewards."""
         cdef const DataC* d = &self.data.c
         cdef double played[MAX_PLAYERS]
         cdef double vw[MAX_PLAYERS]
         cdef double vsc[MAX_PLAYERS]
         cdef int q, done = 0
         cdef int16_t seat = s.cur
-        cdef double* value_w = w
-        cdef double* value_sc = sc
+        cdef bint reported = False
         if self.p.rollout_depth > 0 and self.p.forecast_at_leaf_turn:
             if self.p.turn_policy:
                 done = turn_policy_turn(&self.turn_policy.c, d, s, self.p.turn_temperature, self.p.rollout_depth,
@@ -859,15 +864,21 @@ cdef class Tree:
             else:
                 done = rollout_turn(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
             if self.forecasting and (s.cur != seat or state_current_player(d, s) == TERMINAL):
-                net_evaluate(self.net, d, s, w, sc)                         # the leaf's turn ended on the way
-                value_w, value_sc = vw, vsc
+                net_evaluate(self.forecast_net, d, s, w, sc)                # the leaf's turn ended on the way
+                reported = True
         if self.p.rollout_depth > done:
             done += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth - done, &self.rng)
         self.stats.actions += done
         if self.p.turn_end:
             self.stats.actions += rollout_turn(d, s, self.p.rollout, INT_MAX, &self.rng)
-        net_evaluate(self.net, d, s, value_w, value_sc)
-        forecast_rewards(&self.p, s.num_players, value_w, value_sc, r)
+        net_evaluate(self.net, d, s, vw, vsc)
+        if not reported:
+            if self.forecasting and self.forecast_net != self.net:
+                net_evaluate(self.forecast_net, d, s, w, sc)
+            else:
+                memcpy(w, vw, s.num_players * sizeof(double))
+                memcpy(sc, vsc, s.num_players * sizeof(double))
+        forecast_rewards(&self.p, s.num_players, vw, vsc, r)
         if self.p.leaf == LEAF_MIX:
             self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
             reward_vector(d, s, &self.p, played)

@@ -6,7 +6,8 @@ import pytest
 from barcelona_ai import BarcelonaError, PlayerCountError, new_game
 from barcelona_ai.arena import match, wilson
 from barcelona_ai.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
-from barcelona_ai.engine import (SHIPPED_MODEL_FILES, SHORT_ROLLOUT, Engine, Limit, SearchError, SearchSettings,
+from barcelona_ai.engine import (SHIPPED_FORECAST_FILES, SHIPPED_MODEL_FILES, SHORT_ROLLOUT, Engine, Limit, SearchError,
+                                 SearchSettings,
                                  shipped_model_file)
 from barcelona_ai.evaluation import SHIPPED_MODEL
 from barcelona_ai.search import Tree
@@ -444,6 +445,8 @@ def test_each_player_count_reads_its_shipped_model():
     assert shipped_model_file(3) == shipped_model_file(4) == SHIPPED_MODEL
     engine = Engine()
     assert engine._model[3] is engine._model[4] is not engine._model[2]
+    assert engine._forecast_model[2] is engine._model[2] and engine._forecast_model[3] is engine._model[3]
+    assert engine._forecast_model[4] is not engine._model[4]                # 4 players: forecasts of their own
     assert Engine()._model[2] is engine._model[2]                      # each file loaded once per process
     named = Engine(model=str(SHIPPED_MODEL))._model
     assert named[2] is named[4] is engine._model[4]
@@ -457,6 +460,49 @@ def test_each_player_count_reads_its_shipped_model():
         two_only.best_move(four, Limit(iterations=10))
     assert four.history() == before
     assert two_only.best_move(s, Limit(iterations=10)) in s.legal_actions()
+
+
+def test_the_4_player_default_shows_the_forecasts_of_its_own_games_network():
+    """In 4 players the default maximises the general model's values and shows the forecasts of the network
+    fitted to its own games (SHIPPED_FORECAST_FILES); a model named alone is read for both, and forecast_model
+    names the network of the numbers in any player count."""
+    assert SearchSettings().for_players(4).forecast_model == str(SHIPPED_FORECAST_FILES[4])
+    assert SearchSettings().for_players(2).forecast_model is None is SearchSettings().for_players(3).forecast_model
+    assert SearchSettings(model=str(SHIPPED_MODEL)).for_players(4).forecast_model is None
+    named = SearchSettings(forecast_model=str(SHIPPED_MODEL)).for_players(2)
+    assert named.forecast_model == str(SHIPPED_MODEL) and named.model == str(SHIPPED_MODEL_FILES[2])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_forecast_model_changes_the_numbers_never_the_moves(players):
+    """The network whose forecasts are shown is not the one whose values the search maximises: the same moves,
+    visits and actions with either; other numbers. Naming the value model's own file gives the numbers of one
+    network for both (in 4 players: the default before 2026-11-29)."""
+    s = mid_game(players, seed=6)
+    limit = Limit(iterations=800)
+    own = str(SHIPPED_MODEL_FILES.get(players, SHIPPED_MODEL))
+    other = str(SHIPPED_FORECAST_FILES[4]) if players == 2 else own
+    runs = [Engine(seed=5, **settings).analyse(s, limit) for settings in
+            ({}, {"forecast_model": own}, {"forecast_model": other, "model": own})]
+    moves = [[(m.actions, m.visits) for m in a.moves] for a in runs]
+    assert moves[0] == moves[1] == moves[2] and runs[0].actions_applied == runs[1].actions_applied
+    numbers = [[p.win_prob for p in a.players] for a in runs]
+    if players == 4:
+        assert numbers[0] != numbers[1] == numbers[2]         # the default's forecasts are the 4-player network's
+    else:
+        assert numbers[0] == numbers[1] != numbers[2]
+    assert Engine(seed=5, forecast_model=own).best_move(s, limit) == Engine(seed=5).best_move(s, limit)
+
+
+def test_a_forecast_model_not_fitted_on_the_player_count_is_refused():
+    four = mid_game(4, seed=4)
+    before = four.history()
+    with pytest.raises(BarcelonaError, match="search setting forecast_model .*value-model-2p.json' was fitted on "
+                                             "2-player games only, not 4-player ones"):
+        Engine(forecast_model=str(SHIPPED_MODEL_FILES[2])).analyse(four, Limit(iterations=10))
+    assert four.history() == before
+    with pytest.raises(BarcelonaError, match="search setting forecast_model must be a file path"):
+        Engine(forecast_model=3)
 
 
 @pytest.mark.parametrize("players", [2, 4])
