@@ -137,7 +137,7 @@ def cmd_train_policy(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from .datagen import load_dataset
-    from .engine import shipped_model_file
+    from .engine import shipped_forecast_file
     from .evaluation import ValueModel
     from .train import calibration_metrics, metrics_by_player_count
     if args.search:
@@ -151,8 +151,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         for n in counts:
             model.require_players(n, f"--model {show_path(args.model)}")
         m = calibration_metrics(model, data)
-    else:                                   # each player count's rows by the model its default engine reads
-        m = metrics_by_player_count({n: ValueModel.load(shipped_model_file(n)) for n in counts}, data)
+    else:                                   # each player count's rows by the network its default engine shows
+        m = metrics_by_player_count({n: ValueModel.load(shipped_forecast_file(n)) for n in counts}, data)
     _print_or_dump(m, args, ", ".join(show_path(d) for d in args.data))
     return 0
 
@@ -301,7 +301,9 @@ def register(sub) -> None:
                        description="Brier skill score (overall and by third of the game), a reliability table, and "
                                    "the expected-score error against the naive forecast, on dataset folders.")
     e.add_argument("data", nargs="+", metavar="DATA_DIR", help="dataset folders never used for training")
-    e.add_argument("--model", metavar="MODEL", help="model file (default: the engine's in the data's player count)")
+    e.add_argument("--model", metavar="MODEL",
+                   help="model file (default: the one whose forecasts the default engine shows in the data's player "
+                        "count)")
     e.add_argument("--json", action="store_true", help="the metrics as JSON")
     e.add_argument("--search", type=A.iterations, metavar="N",
                    help="measure the engine's analyse numbers at N iterations instead of the bare model: the "

@@ -230,8 +230,13 @@ _FINGERPRINTS: dict = {}             # (real path, mtime, size) -> the file's fi
 
 
 def shipped_model_file(players: int) -> Path:
-    """The value model file the default engine reads in `players`-player games."""
+    """The value model file whose values the default engine maximises in `players`-player games."""
     return SHIPPED_MODEL_FILES.get(players, SHIPPED_MODEL)
+
+
+def shipped_forecast_file(players: int) -> Path:
+    """The value model file whose forecasts the default engine shows in `players`-player games."""
+    return SHIPPED_FORECAST_FILES.get(players, shipped_model_file(players))
 
 
 def _fingerprint(path: str | None, shipped: Path, setting: str) -> str:
