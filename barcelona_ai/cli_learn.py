@@ -231,18 +231,35 @@ def _print_or_dump(m: dict, args: argparse.Namespace, label: str) -> None:
 
 
 def print_metrics(m: dict, label: str) -> None:
-    print(f"Calibration on {m['positions']} positions of {m['games']} games ({label}):")
-    print(f"  Brier {m['brier']:.4f} against {m['brier_uniform']:.4f} for 1/n: skill {m['brier_skill']:.3f}")
+    """forecast_metrics as a table, with its 95% intervals over the games where it has them."""
+    from .train import RELIABILITY_MIN_ROWS
+    ci = m.get("intervals")
+
+    def within(key: str, part: dict | None = None, pct: bool = False) -> str:
+        if ci is None:
+            return ""
+        lo, hi = (part or ci)[key]
+        return f" ({lo:.0%} to {hi:.0%})" if pct else f" ({lo:.3f} to {hi:.3f})"
+    print(f"Calibration on {m['positions']} positions of {m['games']} games ({label}); in brackets 95% intervals "
+          f"over the games:" if ci else f"Calibration on {m['positions']} positions of {m['games']} games ({label}):")
+    print(f"  Brier {m['brier']:.4f} against {m['brier_uniform']:.4f} for 1/n: skill {m['brier_skill']:.3f}"
+          f"{within('brier_skill')}")
     print(f"  expected final VP: mean absolute error {m['score_mae']:.1f} (naive forecast "
-          f"{m['naive_score_mae']:.1f})")
-    print(f"  {'third':>5} {'rows':>7} {'skill':>6} {'VP error':>9} {'naive':>6}")
-    for t in m["by_third"]:
-        print(f"  {t['third']:>5} {t['rows']:>7} {t['brier_skill']:>6.3f} {t['score_mae']:>9.1f} "
-              f"{t['naive_score_mae']:>6.1f}")
+          f"{m['naive_score_mae']:.1f}): {m['score_mae_ratio']:.0%} of the naive one's"
+          f"{within('score_mae_ratio', pct=True)}")
+    print(f"  {'third':>5} {'rows':>7} {'skill':>6} {'':>16} {'VP error':>9} {'naive':>6} {'share':>6}")
+    for t, part in zip(m["by_third"], ci["by_third"] if ci else [None] * 3):
+        share = t["score_mae"] / t["naive_score_mae"] if t["naive_score_mae"] else 0.0
+        print(f"  {t['third']:>5} {t['rows']:>7} {t['brier_skill']:>6.3f} {within('brier_skill', part):>16} "
+              f"{t['score_mae']:>9.1f} {t['naive_score_mae']:>6.1f} {share:>6.0%}"
+              f"{within('score_mae_ratio', part, True)}")
+    print(f"  reliability: largest gap {m['reliability_gap']:.3f} over the bins with at least {RELIABILITY_MIN_ROWS} "
+          f"rows")
     print(f"  {'predicted':>9} {'rows':>7} {'mean':>6} {'won':>6}")
-    for b in m["reliability"]:
+    for b, won in zip(m["reliability"], ci["reliability_observed"] if ci else [None] * len(m["reliability"])):
         if b["rows"]:
-            print(f"  {b['bin']:>9} {b['rows']:>7} {b['predicted']:>6.3f} {b['observed']:>6.3f}")
+            span = f" ({won[0]:.3f} to {won[1]:.3f})" if won else ""
+            print(f"  {b['bin']:>9} {b['rows']:>7} {b['predicted']:>6.3f} {b['observed']:>6.3f}{span}")
 
 
 def _hidden(text: str) -> tuple[int, ...]:
@@ -299,7 +316,8 @@ def register(sub) -> None:
 
     e = sub.add_parser("evaluate", help="calibration of a value model on held-out datasets",
                        description="Brier skill score (overall and by third of the game), a reliability table, and "
-                                   "the expected-score error against the naive forecast, on dataset folders.")
+                                   "the expected-score error against the naive forecast, on dataset folders, with "
+                                   "95% intervals over the games (a seeded bootstrap of whole games).")
     e.add_argument("data", nargs="+", metavar="DATA_DIR", help="dataset folders never used for training")
     e.add_argument("--model", metavar="MODEL",
                    help="model file (default: the one whose forecasts the default engine shows in the data's player "

@@ -306,8 +306,66 @@ def forecast_metrics(p: np.ndarray, pred_score: np.ndarray, data: dict, naive: d
                                 "naive_score_mae": float(naive_err[sel].mean()) if sel.any() else 0.0})
     out["score_mae"] = float(err.mean()) if len(err) else 0.0
     out["naive_score_mae"] = float(naive_err.mean()) if len(err) else 0.0
+    out["score_mae_ratio"] = out["score_mae"] / out["naive_score_mae"] if out["naive_score_mae"] else 0.0
     out["reliability"] = reliability(p, won)
+    out["reliability_gap"] = reliability_gap(out["reliability"])
+    out["intervals"] = game_intervals(p, won, uniform, err, naive_err, third, data["game"])
     return out
+
+
+# The reliability floor of issue #10 reads only the bins with at least this many rows (seats of positions).
+RELIABILITY_MIN_ROWS = 50
+# Resamples of the games behind forecast_metrics' 95% intervals.
+BOOTSTRAP_RESAMPLES = 1000
+
+
+def reliability_gap(table: list[dict], min_rows: int = RELIABILITY_MIN_ROWS) -> float:
+    """The largest |predicted - observed| of a reliability table's bins with at least `min_rows` rows (0.0 where
+    none has)."""
+    return max((abs(b["predicted"] - b["observed"]) for b in table if b["rows"] >= min_rows), default=0.0)
+
+
+def game_intervals(p: np.ndarray, won: np.ndarray, uniform: np.ndarray, err: np.ndarray, naive_err: np.ndarray,
+                   third: np.ndarray, game: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES,
+                   seed: int = 0) -> dict | None:
+    """95% intervals of forecast_metrics' figures over the games the rows come from: a bootstrap that draws whole
+    games with replacement (the rows of one game are not independent), `resamples` times from a seeded
+    generator, and reads the 2.5th and 97.5th percentiles. Of the Brier skill (overall and by third), the VP
+    error as a share of the naive forecast's (overall and by third) and the win share observed in each bin of the
+    reliability table (None for an empty bin): the reliability floor is read bin by bin, and the largest gap of a
+    resample is no interval of the gap (the maximum of noisy gaps sits above the gap, often above its point
+    estimate). None with fewer than two games."""
+    ids, gi = np.unique(game, return_inverse=True)
+    g = len(ids)
+    if g < 2:
+        return None
+    weights = np.random.default_rng(seed).multinomial(g, np.full(g, 1.0 / g), size=resamples).astype(np.float64)
+
+    def per_game(values, groups=None, k=1):
+        idx = gi if groups is None else gi * k + groups
+        return np.bincount(idx, weights=values, minlength=g * k).reshape(g, k)
+
+    def share(num, den):
+        a, b = weights @ num, weights @ den
+        return np.divide(a, b, out=np.zeros_like(a), where=b > 0)
+
+    sq, sq0 = per_game((p - won) ** 2, third, 3), per_game((uniform - won) ** 2, third, 3)
+    e, e0 = per_game(err, third, 3), per_game(naive_err, third, 3)
+    skill, ratio = 1.0 - share(sq, sq0), share(e, e0)
+    skill_all = 1.0 - share(sq.sum(1, keepdims=True), sq0.sum(1, keepdims=True))[:, 0]
+    ratio_all = share(e.sum(1, keepdims=True), e0.sum(1, keepdims=True))[:, 0]
+    bins = np.minimum((p * 10).astype(int), 9)
+    counts, wins = per_game(np.ones_like(p), bins, 10), per_game(won, bins, 10)
+    observed = share(wins, counts)
+
+    def interval(x):
+        lo, hi = np.percentile(x, [2.5, 97.5])
+        return [float(lo), float(hi)]
+    return {"games": g, "resamples": resamples, "seed": seed,
+            "brier_skill": interval(skill_all), "score_mae_ratio": interval(ratio_all),
+            "by_third": [{"third": t + 1, "brier_skill": interval(skill[:, t]),
+                          "score_mae_ratio": interval(ratio[:, t])} for t in range(3)],
+            "reliability_observed": [interval(observed[:, b]) if counts[:, b].any() else None for b in range(10)]}
 
 
 def search_forecasts(records: list[str], every: int, analyse, on_game=None) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -433,4 +491,5 @@ def calibrate(records: list[str], iterations: int, every: int, seed: int = 0, on
 
 __all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "metrics_by_player_count", "model_forecasts",
            "naive_tables", "forecast_metrics", "search_forecasts",
-           "reliability", "fit_win_power", "best_possible", "calibrate", "fit_calibration_table", "row_rounds"]
+           "reliability", "reliability_gap", "game_intervals", "fit_win_power", "best_possible", "calibrate",
+           "fit_calibration_table", "row_rounds"]

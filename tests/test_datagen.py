@@ -129,6 +129,10 @@ def test_commands(tmp_path, capsys):
     assert main(["evaluate", str(data), "--model", str(model), "--json"]) == 0
     metrics = json.loads(capsys.readouterr().out)
     assert metrics["games"] == 3 and set(metrics) >= {"brier_skill", "by_third", "reliability", "score_mae"}
+    assert metrics["intervals"]["games"] == 3 and 0 <= metrics["reliability_gap"] <= 1
+    assert main(["evaluate", str(data), "--model", str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "in brackets 95% intervals over the games" in out and "reliability: largest gap" in out
 
 
 @pytest.mark.parametrize("argv, words", [
