@@ -3,7 +3,8 @@
 A match is a candidate against an opponent, 1 seat against players-1 seats. Every seeded setup is played once
 with the candidate in each seat (seat rotation), so the first-player advantage cancels. Games run in parallel
 processes (or as Ray tasks: distributed.py). Win share counts a shared win (R127) as a fraction; with equal
-strength the candidate's expected share is 1/players.
+strength the candidate's expected share is 1/players. Two runs saved on the same setups are compared game by game
+(``paired_difference``: ``barcelona-ai paired``).
 
 Also the machinery selfplay and generate share with the arena: ``run_jobs`` (the games of a run in this process,
 in local processes or on Ray, results as they finish) and the record files of a run (``run_files``: numbered on
@@ -312,6 +313,90 @@ def _summary(candidate: str, opponent: str, players: int, results: list[dict], s
     other = [sum(sc for i, sc in enumerate(r["scores"]) if i != r["cand_seat"]) / (players - 1) for r in results]
     return MatchResult(candidate, opponent, players, games, sum(shares) / games, low, high,
                        sum(beats) / games, blow, bhigh, sum(own) / games, sum(other) / games, seconds)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# two saved matches compared game by game
+
+@dataclass
+class PairedDifference:
+    """Two arena runs compared on the games both played (the same setup with the candidate in the same seat)."""
+    first: str                   # the first run's candidate, and the second's
+    second: str
+    first_folder: str            # where each run's records are
+    second_folder: str
+    games: int
+    first_share: float           # each candidate's mean win share over those games
+    second_share: float
+    difference: float            # first_share - second_share
+    half_width: float            # of the difference's 95% interval: 1.96 standard errors of the games' differences
+
+    def line(self) -> str:
+        return (f"{self.games} games on the same setups and seats: {self.first_folder} ({self.first}) "
+                f"{self.first_share:.3f}, {self.second_folder} ({self.second}) {self.second_share:.3f}; game by game "
+                f"{self.difference:+.3f} +- {self.half_width:.3f} (95%)")
+
+
+def saved_match(folder: str | Path) -> tuple[dict, dict[tuple[int, int], float]]:
+    """The last arena run saved in `folder` (as runs.jsonl notes it: candidate, opponent, players, seed, games) and
+    its candidate's win share in each game whose record is there, by (setup seed, the candidate's seat); each
+    record is replayed and checked against the game of the run it should be."""
+    folder = Path(folder)
+    run, first = _last_arena_run(folder)
+    jobs = match_jobs(run["candidate"], run["opponent"], run["players"], run["games"], run["seed"], False)
+    shares = {}
+    for g, job in enumerate(jobs):
+        path = folder / f"game-{first + g:04d}.json"
+        if path.exists():
+            shares[(job[1], job[3])] = _saved_result(path, job)["returns"][job[3]]
+    return run, shares
+
+
+def _last_arena_run(folder: Path) -> tuple[dict, int]:
+    """The last arena run noted in folder/runs.jsonl and the number of its first record file."""
+    try:
+        lines = (folder / RUNS_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeError):
+        raise BarcelonaError(f"{folder}: no arena run saved there (no readable {RUNS_FILE}: see arena --save)") \
+            from None
+    for line in reversed(lines):
+        try:
+            note = json.loads(line)
+        except ValueError:
+            continue
+        run = note.get("run") if isinstance(note, dict) else None
+        if isinstance(run, dict) and run.get("command") == "arena":
+            try:
+                check_bot_spec(run["candidate"], "candidate")
+                check_bot_spec(run["opponent"], "opponent")
+                for name, lo, hi in (("players", 2, 4), ("games", 1, MAX_GAMES), ("seed", 0, 2 ** 64 - 1)):
+                    _check_int(name, run[name], lo, hi)
+                _check_int("first", note.get("first"), 1, 10 ** 6)
+            except (KeyError, BarcelonaError) as exc:
+                raise BarcelonaError(f"{folder / RUNS_FILE}: its last arena run is not readable ({exc})") from None
+            return run, note["first"]
+    raise BarcelonaError(f"{folder}: no arena run noted in {RUNS_FILE}")
+
+
+def paired_difference(first: str | Path, second: str | Path) -> PairedDifference:
+    """Two saved arena runs (arena --save) compared game by game on the setups and seats both played, the way to
+    tell two candidates apart on the same setups: the games' own variation cancels, so the interval is narrower
+    than the two runs' Wilson intervals say."""
+    run_a, a = saved_match(first)
+    run_b, b = saved_match(second)
+    if run_a["players"] != run_b["players"]:
+        raise BarcelonaError(f"the runs are of {run_a['players']} and {run_b['players']} players")
+    common = sorted(set(a) & set(b))
+    if len(common) < 2:
+        raise BarcelonaError(f"{first} and {second} have {len(common)} game(s) in common (the same setup seed with "
+                             "the candidate in the same seat); at least 2 are needed")
+    diffs = [a[k] - b[k] for k in common]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    return PairedDifference(run_a["candidate"], run_b["candidate"], str(first), str(second), n,
+                            sum(a[k] for k in common) / n, sum(b[k] for k in common) / n, mean,
+                            1.96 * sd / math.sqrt(n))
 
 
 def policy_duel(players: int = 2, games: int = 3000, seed: int = 0) -> tuple[float, float, float]:

@@ -1,5 +1,5 @@
-"""Command line: ``barcelona-ai demo | play | table | serve | hint | analyse | review | selfplay | arena | perft |
-bench | generate | train | evaluate``."""
+"""Command line: ``barcelona-ai demo | play | table | serve | hint | analyse | review | selfplay | arena | paired |
+perft | bench | generate | train | evaluate``."""
 from __future__ import annotations
 
 import argparse
@@ -108,6 +108,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_paired(args: argparse.Namespace) -> int:
+    """Two saved arena runs compared game by game (arena.paired_difference)."""
+    from .arena import paired_difference
+    print(paired_difference(args.first, args.second).line())
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """The web board (web.py; the optional extra [web])."""
     try:
@@ -167,6 +174,14 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_analysis import add_ray_option
     add_ray_option(r, "the games")
     r.set_defaults(func=cmd_arena)
+    q = sub.add_parser("paired", help="two saved arena runs compared game by game on the same setups",
+                       description="The difference of two arena runs saved with --save (the last run in each "
+                                   "folder), game by game over the setups both played with the candidate in the same "
+                                   "seat, with its 95% interval: the way to tell two candidates apart on the same "
+                                   "setups.")
+    q.add_argument("first", metavar="DIR", help="the folder of the first run's records")
+    q.add_argument("second", metavar="DIR", help="the folder of the second run's records")
+    q.set_defaults(func=cmd_paired)
     from . import cli_analysis, cli_learn, play
     cli_analysis.register(sub)          # hint, analyse, review, selfplay
     play.register(sub)                  # play, table

@@ -139,6 +139,36 @@ def test_arena_saves_its_games_and_warns_about_an_incomplete_rotation(tmp_path, 
     assert "warning" not in capsys.readouterr().err
 
 
+def saved_run(folder: Path, candidate: str, seed: int, games: int = 4) -> float:
+    """An arena run of `candidate` against random play saved in `folder`; its candidate's win share."""
+    from barcelona_ai.arena import match
+    folder.mkdir()
+    return match(candidate, "random", games=games, seed=seed, workers=1, progress=False, save=str(folder)).share
+
+
+def test_paired_compares_two_saved_runs_game_by_game(tmp_path, capsys):
+    """The README's "game by game" figures: two candidates on the same setups, each game's difference of the
+    candidates' win shares (the candidate's seat read from the run, not guessed from the seats' names)."""
+    from barcelona_ai.arena import paired_difference
+    greedy, rand, later = tmp_path / "greedy", tmp_path / "random", tmp_path / "later"
+    g, r = saved_run(greedy, "greedy", seed=3), saved_run(rand, "random", seed=3)
+    d = paired_difference(greedy, rand)
+    assert (d.games, d.first, d.second) == (4, "greedy", "random")
+    assert d.first_share == pytest.approx(g) and d.second_share == pytest.approx(r)
+    assert d.difference == pytest.approx(g - r) and d.half_width >= 0
+    same = paired_difference(greedy, greedy)
+    assert same.difference == 0 and same.half_width == 0
+    saved_run(later, "greedy", seed=4)                     # setups 4 and 5: setup 4 in common, in both seats
+    assert paired_difference(later, rand).games == 2
+    assert cli.main(["paired", str(greedy), str(rand)]) == 0
+    assert capsys.readouterr().out.startswith(f"4 games on the same setups and seats: {greedy} (greedy) ")
+    assert cli.main(["paired", str(greedy), str(tmp_path)]) == 2
+    assert "no arena run saved there" in capsys.readouterr().err
+    saved_run(tmp_path / "far", "greedy", seed=40)
+    assert cli.main(["paired", str(greedy), str(tmp_path / "far")]) == 2
+    assert "0 game(s) in common" in capsys.readouterr().err
+
+
 @pytest.fixture(scope="module")
 def record(tmp_path_factory):
     out = tmp_path_factory.mktemp("rec")
