@@ -104,21 +104,29 @@ def run_files(folder: str | Path, run: dict, games: int, force: bool = False,
 
 def _noted_run(folder: Path, run: dict) -> int | None:
     """The first file number of the last run noted in folder/runs.jsonl as `run`, or None."""
+    for note in _run_notes(folder) or ():
+        first = note.get("first")
+        if note.get("run") == run and isinstance(first, int) and not isinstance(first, bool) and first >= 1:
+            return first
+    return None
+
+
+def _run_notes(folder: Path) -> list[dict] | None:
+    """The runs noted in folder/runs.jsonl, the last first (lines that are no JSON object skipped; a line cut short
+    by a killed run is one); None where the file cannot be read."""
     try:
         lines = (folder / RUNS_FILE).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeError):
         return None
+    notes = []
     for line in reversed(lines):
         try:
             note = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(note, dict) or note.get("run") != run:
-            continue
-        first = note.get("first")
-        if isinstance(first, int) and not isinstance(first, bool) and first >= 1:
-            return first
-    return None
+        if isinstance(note, dict):
+            notes.append(note)
+    return notes
 
 
 def write_record(record: GameRecord, path: Path, overwrite: bool = False) -> None:
@@ -354,17 +362,11 @@ def saved_match(folder: str | Path) -> tuple[dict, dict[tuple[int, int], float]]
 
 def _last_arena_run(folder: Path) -> tuple[dict, int]:
     """The last arena run noted in folder/runs.jsonl and the number of its first record file."""
-    try:
-        lines = (folder / RUNS_FILE).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeError):
-        raise BarcelonaError(f"{folder}: no arena run saved there (no readable {RUNS_FILE}: see arena --save)") \
-            from None
-    for line in reversed(lines):
-        try:
-            note = json.loads(line)
-        except ValueError:
-            continue
-        run = note.get("run") if isinstance(note, dict) else None
+    notes = _run_notes(folder)
+    if notes is None:
+        raise BarcelonaError(f"{folder}: no arena run saved there (no readable {RUNS_FILE}: see arena --save)")
+    for note in notes:
+        run = note.get("run")
         if isinstance(run, dict) and run.get("command") == "arena":
             try:
                 check_bot_spec(run["candidate"], "candidate")
