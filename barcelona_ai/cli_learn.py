@@ -236,7 +236,7 @@ def print_metrics(m: dict, label: str) -> None:
     ci = m.get("intervals")
 
     def within(key: str, part: dict | None = None, pct: bool = False) -> str:
-        if ci is None:
+        if ci is None or (part or ci)[key] is None:
             return ""
         lo, hi = (part or ci)[key]
         return f" ({lo:.0%} to {hi:.0%})" if pct else f" ({lo:.3f} to {hi:.3f})"

@@ -332,7 +332,8 @@ def game_intervals(p: np.ndarray, won: np.ndarray, uniform: np.ndarray, err: np.
     games with replacement (the rows of one game are not independent), `resamples` times from a seeded
     generator, and reads the 2.5th and 97.5th percentiles. Of the Brier skill (overall and by third), the VP
     error as a share of the naive forecast's (overall and by third) and the win share observed in each bin of the
-    reliability table (None for an empty bin): the reliability floor is read bin by bin, and the largest gap of a
+    reliability table, each over the resamples that hold such rows (None where none does: an empty bin or third):
+    the reliability floor is read bin by bin, and the largest gap of a
     resample is no interval of the gap (the maximum of noisy gaps sits above the gap, often above its point
     estimate). None with fewer than two games."""
     ids, gi = np.unique(game, return_inverse=True)
@@ -345,9 +346,9 @@ def game_intervals(p: np.ndarray, won: np.ndarray, uniform: np.ndarray, err: np.
         idx = gi if groups is None else gi * k + groups
         return np.bincount(idx, weights=values, minlength=g * k).reshape(g, k)
 
-    def share(num, den):
+    def share(num, den):                            # nan where a resample has no such rows
         a, b = weights @ num, weights @ den
-        return np.divide(a, b, out=np.zeros_like(a), where=b > 0)
+        return np.divide(a, b, out=np.full_like(a, np.nan), where=b > 0)
 
     sq, sq0 = per_game((p - won) ** 2, third, 3), per_game((uniform - won) ** 2, third, 3)
     e, e0 = per_game(err, third, 3), per_game(naive_err, third, 3)
@@ -358,14 +359,17 @@ def game_intervals(p: np.ndarray, won: np.ndarray, uniform: np.ndarray, err: np.
     counts, wins = per_game(np.ones_like(p), bins, 10), per_game(won, bins, 10)
     observed = share(wins, counts)
 
-    def interval(x):
+    def interval(x):                                # over the resamples that have such rows; None if none has
+        x = x[~np.isnan(x)]
+        if not len(x):
+            return None
         lo, hi = np.percentile(x, [2.5, 97.5])
         return [float(lo), float(hi)]
     return {"games": g, "resamples": resamples, "seed": seed,
             "brier_skill": interval(skill_all), "score_mae_ratio": interval(ratio_all),
             "by_third": [{"third": t + 1, "brier_skill": interval(skill[:, t]),
                           "score_mae_ratio": interval(ratio[:, t])} for t in range(3)],
-            "reliability_observed": [interval(observed[:, b]) if counts[:, b].any() else None for b in range(10)]}
+            "reliability_observed": [interval(observed[:, b]) for b in range(10)]}
 
 
 def search_forecasts(records: list[str], every: int, analyse, on_game=None) -> tuple[np.ndarray, np.ndarray, dict]:

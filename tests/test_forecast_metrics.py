@@ -59,6 +59,10 @@ def test_a_perfect_forecast_has_a_point_interval_and_one_game_none():
     assert intervals(r)["brier_skill"] == [1.0, 1.0]
     one = {k: v[:4] for k, v in r.items()}
     assert intervals(one) is None
+    r["third"] = np.zeros_like(r["third"])          # rows of the first third only: nothing to say of the others
+    thirds = intervals(r)["by_third"]
+    assert thirds[0]["brier_skill"] == [1.0, 1.0]
+    assert thirds[1]["brier_skill"] is None and thirds[2]["score_mae_ratio"] is None
 
 
 def test_the_reliability_gap_reads_the_bins_of_fifty_rows_or_more():
