@@ -569,7 +569,8 @@ class Engine:
         """BarcelonaError where a value model the search would read was not fitted on `players`-player games
         (a model file's "players"): its forecasts there would be uncalibrated."""
         resolved = self.settings.for_players(players)
-        for setting, model in (("model", self._model[players]), ("forecast_model", self._forecast_model[players])):
+        value, forecast = self._model[players], self._forecast_model[players]
+        for setting, model in (("model", value), ("forecast_model", None if forecast is value else forecast)):
             if model is not None:
                 path = getattr(resolved, setting) or resolved.model or SHIPPED_MODEL
                 model.require_players(players, f"search setting {setting} {show_path(path)}")
