@@ -240,8 +240,8 @@ def print_metrics(m: dict, label: str) -> None:
             return ""
         lo, hi = (part or ci)[key]
         return f" ({lo:.0%} to {hi:.0%})" if pct else f" ({lo:.3f} to {hi:.3f})"
-    print(f"Calibration on {m['positions']} positions of {m['games']} games ({label}); in brackets 95% intervals "
-          f"over the games:" if ci else f"Calibration on {m['positions']} positions of {m['games']} games ({label}):")
+    brackets = "; in brackets 95% intervals over the games" if ci else ""
+    print(f"Calibration on {m['positions']} positions of {m['games']} games ({label}){brackets}:")
     print(f"  Brier {m['brier']:.4f} against {m['brier_uniform']:.4f} for 1/n: skill {m['brier_skill']:.3f}"
           f"{within('brier_skill')}")
     print(f"  expected final VP: mean absolute error {m['score_mae']:.1f} (naive forecast "
@@ -249,9 +249,8 @@ def print_metrics(m: dict, label: str) -> None:
           f"{within('score_mae_ratio', pct=True)}")
     print(f"  {'third':>5} {'rows':>7} {'skill':>6} {'':>16} {'VP error':>9} {'naive':>6} {'share':>6}")
     for t, part in zip(m["by_third"], ci["by_third"] if ci else [None] * 3):
-        share = t["score_mae"] / t["naive_score_mae"] if t["naive_score_mae"] else 0.0
         print(f"  {t['third']:>5} {t['rows']:>7} {t['brier_skill']:>6.3f} {within('brier_skill', part):>16} "
-              f"{t['score_mae']:>9.1f} {t['naive_score_mae']:>6.1f} {share:>6.0%}"
+              f"{t['score_mae']:>9.1f} {t['naive_score_mae']:>6.1f} {t['score_mae_ratio']:>6.0%}"
               f"{within('score_mae_ratio', part, True)}")
     print(f"  reliability: largest gap {m['reliability_gap']:.3f} over the bins with at least {RELIABILITY_MIN_ROWS} "
           f"rows")

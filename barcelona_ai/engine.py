@@ -405,7 +405,7 @@ class _Search:
         self.left = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else None
         self.deadline = time.monotonic() + limit.time if limit.time else None
         self.stopped = False
-        self.model: ValueModel | None = None        # the network whose forecasts are shown (their error), if any
+        self.forecast_model: ValueModel | None = None   # the network whose forecasts are shown (their error)
         self.calibration: CalibrationTable | None = None    # of the numbers shown, if one fits the settings
         self._start_iterations = self._root_iterations()   # a reused tree has run some already
         self.counted = 0                            # iterations already added to the engine's count
@@ -603,7 +603,7 @@ class Engine:
             t.forecasts = forecasts
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
-        search.model = self._forecast_model[state.num_players]
+        search.forecast_model = self._forecast_model[state.num_players]
         search.calibration = self._calibration[state.num_players]
         return search
 
@@ -856,8 +856,8 @@ def _analysis(search: _Search, top: int) -> Analysis:
     for q in range(k):
         mean = score_sum[q] / n
         var = max(0.0, score_sq[q] / n - mean * mean)
-        if search.model is not None:                 # forecasts at the leaves: add the forecast's own error
-            var += search.model.score_error(state, q) ** 2
+        if search.forecast_model is not None:        # forecasts at the leaves: add the forecast's own error
+            var += search.forecast_model.score_error(state, q) ** 2
         played = {SOURCES[j]: src_sum[q][j] / n for j in range(len(SOURCES))}
         exp_src = _split_by_source(now[q], played, scores[q], expected[q])
         players.append(PlayerAnalysis(player=q, win_prob=win[q], expected_score=expected[q],

@@ -303,14 +303,20 @@ def forecast_metrics(p: np.ndarray, pred_score: np.ndarray, data: dict, naive: d
         b, b0 = brier(p[sel], won[sel], pos[sel]), brier(uniform[sel], won[sel], pos[sel])
         out["by_third"].append({"third": t + 1, "rows": int(sel.sum()), "brier_skill": 1.0 - b / b0 if b0 else 0.0,
                                 "score_mae": float(err[sel].mean()) if sel.any() else 0.0,
-                                "naive_score_mae": float(naive_err[sel].mean()) if sel.any() else 0.0})
+                                "naive_score_mae": float(naive_err[sel].mean()) if sel.any() else 0.0,
+                                "score_mae_ratio": _ratio(err[sel].sum(), naive_err[sel].sum())})
     out["score_mae"] = float(err.mean()) if len(err) else 0.0
     out["naive_score_mae"] = float(naive_err.mean()) if len(err) else 0.0
-    out["score_mae_ratio"] = out["score_mae"] / out["naive_score_mae"] if out["naive_score_mae"] else 0.0
+    out["score_mae_ratio"] = _ratio(err.sum(), naive_err.sum())
     out["reliability"] = reliability(p, won)
     out["reliability_gap"] = reliability_gap(out["reliability"])
     out["intervals"] = game_intervals(p, won, uniform, err, naive_err, third, data["game"])
     return out
+
+
+def _ratio(a: float, b: float) -> float:
+    """a / b, 0.0 where b is 0 (no rows)."""
+    return float(a / b) if b else 0.0
 
 
 # The reliability floor of issue #10 reads only the bins with at least this many rows (seats of positions).
