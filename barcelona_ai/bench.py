@@ -75,6 +75,18 @@ def evaluation_cost(players: int, n: int = 20_000, seed: int = 1) -> float:
     return model.time_evaluations(s, n, seed)
 
 
+def playout_rate(players: int = 4, n: int = 1000, seed: int = 1) -> float:
+    """Whole games per second the learned turn policy plays out from the seeded setup for the numbers shown
+    (engine.SearchSettings.playouts: every seat by the policy, at the engine's PLAYOUT_TEMPERATURE)."""
+    from .engine import PLAYOUT_TEMPERATURE
+    from .search import TurnPolicy, policy_playouts
+    s = State.new(players, seed)
+    policy = TurnPolicy.default()
+    t = time.perf_counter()
+    policy_playouts(policy, s, s.current_player(), n, PLAYOUT_TEMPERATURE, seed)
+    return n / (time.perf_counter() - t)
+
+
 def search_signature(iterations: int = 20_000) -> int:
     """Actions applied (tree and rollouts) by a fixed single-thread search from the 2/3/4-player setups."""
     from .engine import Engine, Limit
@@ -114,6 +126,10 @@ def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
         short, v0_2p = search_rate(2, 2.0, 1), search_rate(2, 2.0, 1, leaf="rollout")
         out(f"2p: the default (the learned turn, a short rollout, the network) {short:,.0f} iterations/s, "
             f"v0 {v0_2p:,.0f} ({short / v0_2p:.2f} x)")
+        from .engine import DEFAULT_PLAYOUTS
+        games4 = playout_rate(4)
+        out(f"Playouts for the 4-player numbers shown (the learned turn policy in every seat): {games4:,.0f} games/s "
+            f"from the setup, {DEFAULT_PLAYOUTS[4]} a move shown in {DEFAULT_PLAYOUTS[4] / games4 * 1e3:.0f} ms")
         out(f"Search signature: {search_signature()}")
     out(f"Bench: {sig}")
     return sig

@@ -177,7 +177,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def _evaluate_search(args: argparse.Namespace) -> int:
     """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
     game records in the DATA folders."""
-    from .engine import Engine, Limit, shipped_model_file
+    from .engine import Engine, Limit, shipped_forecast_file
     from .evaluation import ValueModel
     from .train import forecast_metrics, naive_tables, search_forecasts
     records = _records(args.data)
@@ -188,7 +188,7 @@ def _evaluate_search(args: argparse.Namespace) -> int:
     with bar(len(records), "evaluate", unit="game") as tick:
         p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
     counts = sorted({int(n) for n in set(data["players"])})
-    models = {n: ValueModel.load(args.model or shipped_model_file(n)) for n in counts}
+    models = {n: ValueModel.load(args.model or shipped_forecast_file(n)) for n in counts}   # whose numbers show
     m = forecast_metrics(p, score, data, naive_tables(models, data))      # each model's own training games
     _print_or_dump(m, args, f"Engine leaf={leaf}, {args.search} iterations, every {args.every}th decision")
     return 0

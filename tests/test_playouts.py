@@ -1,0 +1,94 @@
+"""Playouts of the learned turn policy blended into the win probabilities shown (SearchSettings.playouts, issue
+#10): they depend only on what the searcher sees (A6), they are seeded, and they change the numbers shown, never
+the moves."""
+import math
+
+import pytest
+
+from barcelona_ai import BarcelonaError, new_game
+from barcelona_ai.engine import DEFAULT_PLAYOUTS, Engine, Limit, SearchSettings
+from barcelona_ai.search import TurnPolicy, policy_playouts
+
+from test_twin_states import decision_positions, twins
+
+POLICY = TurnPolicy.default()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_playouts_depend_only_on_what_the_viewpoint_sees(players):
+    varied = 0
+    for s in decision_positions(players, seed=70 + players, count=3):
+        group, differ = twins(s)
+        varied += differ
+        p = s.current_player()
+        first = policy_playouts(POLICY, group[0], p, 24, 0.5, 5)
+        for t in group[1:]:
+            assert policy_playouts(POLICY, t, p, 24, 0.5, 5) == first
+    assert varied, "the twins must really differ in hidden hands"
+
+
+def test_playouts_are_seeded_whole_games_that_leave_the_state_as_it_was():
+    s = decision_positions(4, seed=3, count=1)[0]
+    before = s.hash()
+    win, score = policy_playouts(POLICY, s, s.current_player(), 50, 0.5, 8)
+    assert s.hash() == before
+    assert math.isclose(sum(win), 1.0)                      # each game's win shares sum to 1 (ties shared, R127)
+    assert all(f >= now for f, now in zip(score, s.scores()))   # VP are never lost
+    assert policy_playouts(POLICY, s, s.current_player(), 50, 0.5, 8) == (win, score)
+    assert policy_playouts(POLICY, s, s.current_player(), 50, 0.5, 9) != (win, score)
+
+
+@pytest.mark.parametrize("viewpoint, count, temperature", [(4, 10, 0.5), (-1, 10, 0.5), (0, 0, 0.5),
+                                                          (0, 2_000_000, 0.5), (0, 10, -1.0), (0, 10, float("nan"))])
+def test_playouts_refuse_bad_arguments(viewpoint, count, temperature):
+    with pytest.raises(BarcelonaError):
+        policy_playouts(POLICY, new_game(4, seed=1), viewpoint, count, temperature, 1)
+
+
+def test_playouts_refuse_a_missing_policy_or_state():
+    with pytest.raises(TypeError):
+        policy_playouts(None, new_game(4, seed=1), 0, 10, 0.5, 1)
+    with pytest.raises(TypeError):
+        policy_playouts(POLICY, None, 0, 10, 0.5, 1)
+
+
+def test_the_blend_moves_the_win_probabilities_shown_and_nothing_else():
+    s = decision_positions(4, seed=12, count=2)[1]
+    p = s.current_player()
+    limit = Limit(iterations=1200)
+    shown = {w: Engine(seed=4, playouts=64, playout_weight=w).hints(s, limit, top=3) for w in (0.0, 0.25, 1.0)}
+    alone = Engine(seed=4, playouts=0).hints(s, limit, top=3)
+    assert [h.to_dict() for h in shown[0.0]] == [h.to_dict() for h in alone]
+    for quarter, none, only in zip(shown[0.25], shown[0.0], shown[1.0]):
+        assert quarter.actions == none.actions == only.actions and quarter.visits == none.visits
+        assert quarter.expected_score == none.expected_score == only.expected_score
+        for q in range(4):                                  # a linear blend of the search's and the playouts'
+            assert math.isclose(quarter.win_prob[q], 0.75 * none.win_prob[q] + 0.25 * only.win_prob[q])
+    assert any(a.win_prob != b.win_prob for a, b in zip(shown[1.0], shown[0.0]))
+    shorter = Engine(seed=4, playouts=64, playout_weight=1.0).hints(s, Limit(iterations=500), top=3)
+    by_move = {h.actions[0]: h.win_prob for h in shown[1.0]}
+    common = [h for h in shorter if h.actions[0] in by_move]
+    assert common and all(h.win_prob == by_move[h.actions[0]] for h in common)    # the playouts' alone
+    assert Engine(seed=4).best_move(s, limit) == Engine(seed=4, playouts=0).best_move(s, limit)
+    report = Engine(seed=4, playouts=64, playout_weight=1.0).analyse(s, limit, top=1)
+    assert [pl.win_prob for pl in report.players] == shown[1.0][0].win_prob[:4]      # the root value's too
+    assert p == s.current_player()
+
+
+def test_playouts_by_player_count_and_in_the_calibration_key():
+    assert {n: SearchSettings().for_players(n).playouts for n in (2, 3, 4)} == \
+        {n: DEFAULT_PLAYOUTS.get(n, 0) for n in (2, 3, 4)}
+    assert DEFAULT_PLAYOUTS.get(4)
+    four = SearchSettings().for_players(4)
+    assert four.calibration_key() != SearchSettings(playouts=16).for_players(4).calibration_key()
+    assert four.calibration_key() != SearchSettings(playout_weight=0.3).for_players(4).calibration_key()
+    assert SearchSettings(playouts=0, playout_weight=0.3).for_players(4).calibration_key() == \
+        SearchSettings(playouts=0).for_players(4).calibration_key()          # without playouts the weight is moot
+
+
+@pytest.mark.parametrize("setting, value", [("playouts", -1), ("playouts", True), ("playouts", 1.5),
+                                            ("playouts", 10**6), ("playout_weight", 1.5), ("playout_weight", "0.5"),
+                                            ("playout_weight", float("nan"))])
+def test_bad_playout_settings_are_refused_by_name(setting, value):
+    with pytest.raises(BarcelonaError, match=setting):
+        Engine(**{setting: value})
