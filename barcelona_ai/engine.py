@@ -50,8 +50,9 @@ MIX = {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value", "turn_policy":
 # games of the 4-player test set te4 (README, Forecasts), every 10th decision, the search's forecasts at 2,000
 # iterations alone: Brier skill 0.192; blended half and half with 32 / 128 / 512 playouts: 0.250 / 0.260 / 0.259;
 # the playouts alone 0.225-0.252. They cost about 30 ms a move shown from a 4-player setup, less later. In 2
-# players (te2l, 60 games) the playouts alone forecast far worse (0.081 against 0.209) and a blend adds nothing
-# measurable (0.205 half and half, 0.221 at 0.3).
+# players the playouts alone forecast far worse (te2l 0.152 against the search's 0.300) and a blend at 0.2 helps on
+# one test set and hurts on another (te2l 0.310, te2j 0.417 against 0.427); in 3 players no better (0.244 against
+# 0.240): docs/learned-evaluation.md.
 DEFAULT_PLAYOUTS = {4: 128}
 MAX_PLAYOUTS = 100_000
 PLAYOUT_TEMPERATURE = 0.5           # the turn policy's softmax temperature in them (0.25 and 1.0 forecast alike)
@@ -156,7 +157,7 @@ class SearchSettings:
                                     #   shown, from determinizations of what the searcher sees: their mean win
                                     #   shares are blended into the win probabilities shown (playout_weight).
                                     #   The moves never depend on them. None: DEFAULT_PLAYOUTS by player count
-                                    #   (4 players; in 2 they did not help: README, Forecasts); 0: none
+                                    #   (4 players; in 2 and 3 they did not help: README, What was measured); 0: none
     playout_weight: float = 0.5     # the playouts' share of the win probabilities shown
 
     def for_players(self, players: int) -> SearchSettings:
