@@ -378,15 +378,15 @@ def game_intervals(p: np.ndarray, won: np.ndarray, uniform: np.ndarray, err: np.
             "reliability_observed": [interval(observed[:, b]) for b in range(10)]}
 
 
-def search_forecasts(records: list[str], every: int, analyse, on_game=None) -> tuple[np.ndarray, np.ndarray, dict]:
+def search_forecasts(records: list, every: int, analyse, on_game=None) -> tuple[np.ndarray, np.ndarray, dict]:
     """The forecasts a search makes: `analyse(state)` (returning an engine.Analysis) at every `every`-th
-    decision of each finished game record; returns (win probabilities, expected scores, the rows' columns
+    decision of each finished game record (a path, or a GameRecord already loaded); returns (win probabilities, expected scores, the rows' columns
     as datagen writes them) for forecast_metrics. on_game() is called after each record."""
     from .datagen import concat, record_rows
     from .record import GameRecord
     p, sc, parts = [], [], []
-    for g, path in enumerate(records):
-        rec = GameRecord.load(path)
+    for g, record in enumerate(records):
+        rec = record if isinstance(record, GameRecord) else GameRecord.load(record)
         rows = record_rows(rec, g)
         keep = rows["decision"] % every == 0
         states = [s.clone() for d, s in rec.decisions() if d % every == 0]
@@ -486,15 +486,16 @@ def calibrate(records: list[str], iterations: int, every: int, seed: int = 0, on
     from .record import GameRecord
     engine = Engine(seed=seed, calibration="off", **({"model": model} if model is not None else {}))
     limit = Limit(iterations=iterations)
-    by_players: dict[int, list[str]] = {}
+    by_players: dict[int, list[GameRecord]] = {}
     for path in records:
-        by_players.setdefault(GameRecord.load(path).players, []).append(path)
+        rec = GameRecord.load(path)
+        by_players.setdefault(rec.players, []).append(rec)
     tables, fitted = {}, {"iterations": iterations, "every": every, "seed": seed}
-    for n, paths in sorted(by_players.items()):
-        p, expected, data = search_forecasts(paths, every, lambda s: engine.analyse(s, limit), on_game=on_game)
+    for n, recs in sorted(by_players.items()):
+        p, expected, data = search_forecasts(recs, every, lambda s: engine.analyse(s, limit), on_game=on_game)
         tables[str(n)] = fit_calibration_table(p, expected, data, engine.settings.for_players(n).calibration_key(),
                                                min_positions).to_dict()
-        fitted[str(n)] = {"games": len(paths), "positions": int(positions(data).max() + 1)}
+        fitted[str(n)] = {"games": len(recs), "positions": int(positions(data).max() + 1)}
     return ForecastCalibration({"format": CALIBRATION_FORMAT, "version": CALIBRATION_VERSION, "fitted": fitted,
                                 "players": tables})
 
