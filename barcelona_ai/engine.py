@@ -49,7 +49,7 @@ MIX = {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value", "turn_policy":
 # Playouts blended into the win probabilities shown (SearchSettings.playouts), by player count. On the first 30
 # games of the 4-player test set te4 (README, Forecasts), every 10th decision, the search's forecasts at 2,000
 # iterations alone: Brier skill 0.192; blended half and half with 32 / 128 / 512 playouts: 0.250 / 0.260 / 0.259;
-# the playouts alone 0.225-0.252. They cost about 30 ms a move shown from a 4-player setup, less later. In 2
+# the playouts alone 0.225-0.252. They cost 30-50 ms a move shown from a 4-player setup, less later. In 2
 # players the playouts alone forecast far worse (te2l 0.152 against the search's 0.300) and a blend at 0.2 helps on
 # one test set and hurts on another (te2l 0.310, te2j 0.417 against 0.427); in 3 players no better (0.244 against
 # 0.240): docs/learned-evaluation.md.
