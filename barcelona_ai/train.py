@@ -380,8 +380,9 @@ def game_intervals(p: np.ndarray, won: np.ndarray, uniform: np.ndarray, err: np.
 
 def search_forecasts(records: list, every: int, analyse, on_game=None) -> tuple[np.ndarray, np.ndarray, dict]:
     """The forecasts a search makes: `analyse(state)` (returning an engine.Analysis) at every `every`-th
-    decision of each finished game record (a path, or a GameRecord already loaded); returns (win probabilities, expected scores, the rows' columns
-    as datagen writes them) for forecast_metrics. on_game() is called after each record."""
+    decision of each finished game record (a path, or a GameRecord already loaded); returns (win probabilities,
+    expected scores, the rows' columns as datagen writes them) for forecast_metrics. on_game() is called after
+    each record."""
     from .datagen import concat, record_rows
     from .record import GameRecord
     p, sc, parts = [], [], []

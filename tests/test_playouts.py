@@ -54,7 +54,6 @@ def test_playouts_refuse_a_missing_policy_or_state():
 
 def test_the_blend_moves_the_win_probabilities_shown_and_nothing_else():
     s = decision_positions(4, seed=12, count=2)[1]
-    p = s.current_player()
     limit = Limit(iterations=1200)
     shown = {w: Engine(seed=4, playouts=64, playout_weight=w).hints(s, limit, top=3) for w in (0.0, 0.25, 1.0)}
     alone = Engine(seed=4, playouts=0).hints(s, limit, top=3)
@@ -71,8 +70,7 @@ def test_the_blend_moves_the_win_probabilities_shown_and_nothing_else():
     assert common and all(h.win_prob == by_move[h.actions[0]] for h in common)    # the playouts' alone
     assert Engine(seed=4).best_move(s, limit) == Engine(seed=4, playouts=0).best_move(s, limit)
     report = Engine(seed=4, playouts=64, playout_weight=1.0).analyse(s, limit, top=1)
-    assert [pl.win_prob for pl in report.players] == shown[1.0][0].win_prob[:4]      # the root value's too
-    assert p == s.current_player()
+    assert [pl.win_prob for pl in report.players] == shown[1.0][0].win_prob          # the root value's too
 
 
 def test_playouts_by_player_count_and_in_the_calibration_key():
