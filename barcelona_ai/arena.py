@@ -23,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import fmean, stdev
 from typing import Any, Callable, Iterator, Sequence
 
 from .bots import check_bot_spec, make_bot
@@ -394,11 +395,9 @@ def paired_difference(first: str | Path, second: str | Path) -> PairedDifference
                              "the candidate in the same seat); at least 2 are needed")
     diffs = [a[k] - b[k] for k in common]
     n = len(diffs)
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
     return PairedDifference(run_a["candidate"], run_b["candidate"], str(first), str(second), n,
-                            sum(a[k] for k in common) / n, sum(b[k] for k in common) / n, mean,
-                            1.96 * sd / math.sqrt(n))
+                            fmean(a[k] for k in common), fmean(b[k] for k in common), fmean(diffs),
+                            1.96 * stdev(diffs) / math.sqrt(n))
 
 
 def policy_duel(players: int = 2, games: int = 3000, seed: int = 0) -> tuple[float, float, float]:

@@ -35,6 +35,18 @@ def twins(s, k: int = 3):
     return [s] + others, len(set(hidden)) > 1
 
 
+def twin_groups(players: int, seed: int, count: int) -> list[list]:
+    """At `count` decisions of a seeded game (decision_positions), each state with its twins (twins); fails unless
+    the twins of some position really differ in hidden hands."""
+    groups, varied = [], 0
+    for s in decision_positions(players, seed=seed, count=count):
+        group, differ = twins(s)
+        groups.append(group)
+        varied += differ
+    assert varied, "the twins must really differ in hidden hands"
+    return groups
+
+
 def answers(s, iterations: int, threads: int = 1) -> str:
     """Everything the engine says about s, as one JSON text."""
     e = Engine(seed=11, threads=threads)
@@ -48,15 +60,11 @@ def answers(s, iterations: int, threads: int = 1) -> str:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_twin_states_get_identical_answers(players):
-    varied = 0
-    for s in decision_positions(players, seed=40 + players, count=4):
-        group, differ = twins(s)
-        varied += differ
-        first = answers(group[0], 700)
-        for t in group[1:]:
+    for s, *others in twin_groups(players, seed=40 + players, count=4):
+        first = answers(s, 700)
+        for t in others:
             assert t.observation_hash(s.current_player()) == s.observation_hash(s.current_player())
             assert answers(t, 700) == first
-    assert varied, "the twins must really differ in hidden hands"
 
 
 def test_twin_states_with_two_threads():
