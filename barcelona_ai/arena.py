@@ -92,6 +92,7 @@ def run_files(folder: str | Path, run: dict, games: int, force: bool = False,
         first = _noted_run(folder, run)
         if first is not None:
             return [folder / f"game-{first + g:04d}.json" for g in range(games)], True
+        _refuse_another_count(folder, run)
     paths = numbered_paths(folder, games, force)
     line = json.dumps({"run": run, "first": int(paths[0].stem[5:])}, separators=(",", ":")) + "\n"
     with open(folder / RUNS_FILE, "ab+") as f:
@@ -110,6 +111,17 @@ def _noted_run(folder: Path, run: dict) -> int | None:
         if note.get("run") == run and isinstance(first, int) and not isinstance(first, bool) and first >= 1:
             return first
     return None
+
+
+def _refuse_another_count(folder: Path, run: dict) -> None:
+    """A resume of a run that the folder holds with another number of games is refused (BarcelonaError): it is
+    that run the caller means, and starting a new one would play its games again under new file numbers."""
+    for note in _run_notes(folder) or ():
+        noted = note.get("run")
+        if "games" in run and isinstance(noted, dict) and {**noted, "games": run["games"]} == run:
+            raise BarcelonaError(f"--resume: {folder} holds this run with {noted['games']!r} games, not "
+                                 f"{run['games']}: resume it with --games {noted['games']!r}, or leave out --resume "
+                                 "to start a new run after its records")
 
 
 def _run_notes(folder: Path) -> list[dict] | None:
@@ -258,13 +270,14 @@ def match_jobs(candidate: str, opponent: str, players: int, games: int, seed: in
 
 def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed: int = 0, workers: int = 2,
           progress: bool = True, save: str | None = None, ray: str | None = None,
-          resume: bool = False) -> MatchResult:
+          resume: bool = False, on_start: Callable[[list[Path], bool], None] | None = None) -> MatchResult:
     """`games` games of the candidate in one seat against the opponent in the others, the candidate's seat
     rotating game by game over each seeded setup. `save`: a folder for the games' records (game-0001.json ...,
     numbered on after the records already there), each written as its game ends; with `resume`, the games of
     the same match saved there before (an interrupted run) are read back instead of played again.
     `ray`: run the games as Ray tasks (distributed.py: ``local``, ``auto`` or an address) instead of `workers`
-    local processes; the results are the same. `progress`: a bar on stderr (only on a terminal)."""
+    local processes; the results are the same. `progress`: a bar on stderr (only on a terminal). `on_start(paths,
+    resumed)` is told the record files of a saved match before its games are played."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
     _check_int("games", games, 1, MAX_GAMES)
@@ -278,9 +291,11 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
         run = {"command": "arena", "candidate": candidate, "opponent": opponent, "players": players,
                "seed": seed, "games": games}
         try:
-            paths, _ = run_files(save, run, games, resume=resume)
+            paths, resumed = run_files(save, run, games, resume=resume)
         except OSError as exc:
             raise BarcelonaError(f"--save: cannot write {exc.filename or save} ({exc.strerror or exc})") from None
+        if on_start is not None:
+            on_start(paths, resumed)
     t0 = time.perf_counter()
     results = _play_all(jobs, workers, paths, f"{candidate} vs {opponent}", progress, ray)
     return _summary(candidate, opponent, players, results, time.perf_counter() - t0)

@@ -6,6 +6,7 @@ import argparse
 import os
 import random
 import sys
+from pathlib import Path
 
 from ._version import __version__
 from . import cli_args as A
@@ -79,7 +80,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_arena(args: argparse.Namespace) -> int:
     from .arena import match
     from .bots import check_bot_spec
-    from .cli_analysis import ray_session
+    from .cli_analysis import ray_session, say_run_start
     check_bot_spec(args.candidate, "candidate")     # fail early on a bad bot
     check_bot_spec(args.opponent, "opponent")
     if args.resume and args.save is None:
@@ -94,7 +95,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
         try:
             r = match(args.candidate, args.opponent, players=args.players, games=args.games, seed=args.seed,
                       workers=args.workers, progress=not args.quiet, save=args.save, ray=args.ray,
-                      resume=args.resume)
+                      resume=args.resume, on_start=lambda paths, resumed: say_run_start(
+                          Path(args.save), paths, sum(p.exists() for p in paths), resumed, args.resume,
+                          force=False, file=sys.stderr))
         except KeyboardInterrupt:
             if args.save is not None:
                 print(f"arena: the games saved so far stay in {args.save}; the same command with --resume "

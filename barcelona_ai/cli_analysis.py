@@ -465,7 +465,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         try:
             run = run_selfplay(specs, args.games, args.seed, out, setup=args.setup, workers=args.workers,
                                on_game=report, force=args.force, progress=True, ray=args.ray,
-                               resume=args.resume, on_start=lambda p, r, res: _selfplay_start(out, p, r, res, args))
+                               resume=args.resume,
+                               on_start=lambda p, r, res: say_run_start(out, p, len(r.kept), res, args.resume))
         except BrokenPipeError:                         # the reader of the output went away (_pipe_safe)
             raise
         except OSError as exc:                          # a record that cannot be written (selfplay.write_game)
@@ -489,17 +490,20 @@ def ray_session(args: argparse.Namespace):
     return session(args.ray, args.workers)
 
 
-def _selfplay_start(out: Path, paths: list[Path], run, resumed: bool, args: argparse.Namespace) -> None:
-    """Say where the run's records go: a resumed run's files, or numbers going on after existing records."""
+def say_run_start(out: Path, paths: list[Path], kept: int, resumed: bool, resume: bool, force: bool = True,
+                  file=None) -> None:
+    """Say where a run's records (selfplay, arena --save) go, on `file` (stdout by default): a resumed run's files
+    (`kept` of them there already), or numbers going on after existing records (`force`: the command has --force)."""
     if resumed:
         print(f"resuming the run noted in {out / 'runs.jsonl'}: {paths[0].name} .. {paths[-1].name}, "
-              f"{len(run.kept)} already there, {_plural(len(paths) - len(run.kept), 'game')} to play")
+              f"{kept} already there, {_plural(len(paths) - kept, 'game')} to play", file=file)
         return
-    if args.resume:
-        print(f"--resume: {out} holds no earlier run of these games; starting it")
+    if resume:
+        print(f"--resume: {out} holds no earlier run of these games; starting it", file=file)
     if paths[0].name != "game-0001.json":
+        rewrite = " (--force rewrites from game-0001.json)" if force else ""
         print(f"{out} already holds records up to game-{int(paths[0].stem[5:]) - 1:04d}.json: the new ones start "
-              f"at {paths[0].name} (--force rewrites from game-0001.json)")
+              f"at {paths[0].name}{rewrite}", file=file)
 
 
 def _selfplay_specs(args: argparse.Namespace) -> list[str]:

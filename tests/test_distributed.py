@@ -98,6 +98,23 @@ def test_selfplay_resume_from_the_command_line(tmp_path, capsys):
     assert "game-0006.json is not the game of this run" in capsys.readouterr().err
 
 
+def test_arena_resume_of_a_saved_match_with_another_game_count_is_refused(tmp_path, capsys):
+    save = tmp_path / "arena"
+    argv = ["arena", "greedy", "random", "--games", "2", "--quiet", "--save", str(save), "--workers", "1"]
+    assert cli.main(argv + ["--resume"]) == 0                                # nothing there yet: it starts
+    assert f"--resume: {save} holds no earlier run of these games; starting it" in capsys.readouterr().err
+    runs = (save / RUNS_FILE).read_text()
+    argv[argv.index("--games") + 1] = "4"
+    assert cli.main(argv + ["--resume"]) == 2                                # the run it means, with 2 games
+    err = capsys.readouterr().err
+    assert f"error: --resume: {save} holds this run with 2 games, not 4: resume it with --games 2" in err
+    assert sorted(files(save)) == ["game-0001.json", "game-0002.json"] and (save / RUNS_FILE).read_text() == runs
+    assert cli.main(argv) == 0                                               # without --resume: a new run after
+    assert f"{save} already holds records up to game-0002.json: the new ones start at game-0003.json\n" \
+        in capsys.readouterr().err
+    assert len(files(save)) == 6
+
+
 def test_the_run_notes_survive_a_damaged_runs_file(tmp_path):
     from barcelona_ai.arena import run_files
     (tmp_path / RUNS_FILE).write_text('5\n"x"\nnot json\n{"run": {"a": 1}, "first": true}\n{"run": {"a": 1')
