@@ -108,16 +108,19 @@ class SearchSettings:
     reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
                                     # (answers then depend on earlier calls; analysis leaves it off)
     leaf: str | None = None         # how a leaf is valued: "rollout" (play to the end: the v0 engine), "model"
-                                    #   (the learned evaluation, evaluation.pyx), "mix" (both). With "model" and
-                                    #   "mix" the win probabilities and expected scores reported are the
+                                    #   (the learned evaluation, evaluation.pyx), "mix" (both), "playout" (as
+                                    #   "mix", the game played to its end by the learned turn policy in every
+                                    #   seat; the other settings SHORT_ROLLOUT's where None). With "model", "mix"
+                                    #   and "playout" the win probabilities and expected scores reported are the
                                     #   evaluation's forecasts at the leaves (calibrated: README, Measurements).
                                     #   None = by player count: SHORT_ROLLOUT in 2 and 4 players, "mix" in 3
     rollout_depth: int | None = None  # leaf="model"/"mix": rollout-policy actions played before the evaluation
                                     #   (then, with evaluate_at="turn_end", the rest of the turn they end in).
                                     #   leaf="model" with 30, 2 players, against v0: 0.58 at 2,000 equal
                                     #   iterations, 0.52 at 7,750, 0.552 at equal time (README, What was
-                                    #   measured). None: 30 where leaf is None in 2 and 4 players, else 0
-    model_weight: float = 0.0       # leaf="mix": weight of the evaluation's reward in the value the search
+                                    #   measured). None: 30 where leaf is None in 2 and 4 players or "playout",
+                                    #   else 0
+    model_weight: float = 0.0       # leaf="mix"/"playout": the evaluation's weight in the value the search
                                     #   maximises. 0: the tree is v0's (same moves at the same seed and
                                     #   iterations), only the numbers are forecasts; arena: 0.3 and leaf="model"
                                     #   played no better (README, What was measured)
@@ -163,10 +166,15 @@ class SearchSettings:
     def for_players(self, players: int) -> SearchSettings:
         """The settings a search of a `players`-player game runs with: every None made the player count's
         default (leaf, rollout_depth, forecast_at and turn_policy: SHORT_ROLLOUT in 2 and 4 players where leaf is
-        None, else MIX's; root_halving in 4 players; model: the player count's file in SHIPPED_MODEL_FILES;
-        forecast_model: its file in SHIPPED_FORECAST_FILES where model is None too; playouts: DEFAULT_PLAYOUTS)."""
-        short = players in SHORT_ROLLOUT_PLAYERS and self.leaf is None
-        bundle = SHORT_ROLLOUT if short else MIX
+        None and with leaf "playout", else MIX's; root_halving in 4 players; model: the player count's file in
+        SHIPPED_MODEL_FILES; forecast_model: its file in SHIPPED_FORECAST_FILES where model is None too; playouts:
+        DEFAULT_PLAYOUTS)."""
+        if self.leaf == "playout":
+            bundle = {**SHORT_ROLLOUT, "leaf": "playout"}
+        elif players in SHORT_ROLLOUT_PLAYERS and self.leaf is None:
+            bundle = SHORT_ROLLOUT
+        else:
+            bundle = MIX
         shipped = self.model is None
         return replace(self, **{k: bundle[k] if getattr(self, k) is None else getattr(self, k) for k in bundle},
                        root_halving=players == 4 if self.root_halving is None else self.root_halving,

@@ -20,6 +20,7 @@ cdef enum:
     LEAF_ROLLOUT = 0           # play the rollout policy to the end: the result is the iteration's value (v0)
     LEAF_MODEL = 1             # the learned evaluation (evaluation.pyx) after rollout_depth policy actions
     LEAF_MIX = 2               # both: the value blends the rollout's reward and the evaluation's by model_weight
+    LEAF_PLAYOUT = 3           # LEAF_MIX with the game played to its end by the learned turn policy in every seat
 
 cdef struct NodeC:
     int32_t parent

@@ -569,8 +569,11 @@ cdef class Tree:
         if self.p.turn_policy and turn_policy is None:
             raise BarcelonaError("search setting turn_policy 'learned' needs a turn policy (search.TurnPolicy)")
         self.turn_policy = turn_policy if self.p.turn_policy else None
+        if self.p.leaf == LEAF_PLAYOUT and self.turn_policy is None:
+            raise BarcelonaError("search setting leaf 'playout' needs turn_policy 'learned' (it plays the games)")
         if self.p.leaf != LEAF_ROLLOUT and model is None:
-            raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model (evaluation.ValueModel)")
+            raise BarcelonaError("search setting leaf 'model', 'mix' or 'playout' needs a value model "
+                                 "(evaluation.ValueModel)")
         self.model = self.forecast_model = None
         self.net = self.forecast_net = NULL
         if self.p.leaf != LEAF_ROLLOUT:
@@ -849,7 +852,8 @@ cdef class Tree:
         reported (w, sc) are the forecast network's there, or with forecast_at_leaf_turn where the policy ends
         the leaf's own turn, on the way (another evaluation, skipped when the forecasts are off: Tree.forecasts;
         the same actions and rewards; with one network for both, the value's numbers serve where they are the
-        same). LEAF_MIX also rolls out to the end and blends the two rewards."""
+        same). LEAF_MIX also rolls out to the end and blends the two rewards; LEAF_PLAYOUT likewise, the game
+        played to its end by the learned turn policy in every seat (AlphaGo's blend of network and rollout)."""
         cdef const DataC* d = &self.data.c
         cdef double played[MAX_PLAYERS]
         cdef double vw[MAX_PLAYERS]
@@ -879,8 +883,13 @@ cdef class Tree:
                 memcpy(w, vw, s.num_players * sizeof(double))
                 memcpy(sc, vsc, s.num_players * sizeof(double))
         forecast_rewards(&self.p, s.num_players, vw, vsc, r)
-        if self.p.leaf == LEAF_MIX:
-            self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
+        if self.p.leaf == LEAF_MIX or self.p.leaf == LEAF_PLAYOUT:
+            if self.p.leaf == LEAF_MIX:
+                self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
+            else:
+                while state_current_player(d, s) != TERMINAL:
+                    self.stats.actions += turn_policy_turn(&self.turn_policy.c, d, s, self.p.turn_temperature,
+                                                           INT_MAX, &self.rng)
             reward_vector(d, s, &self.p, played)
             for q in range(s.num_players):
                 r[q] = self.p.model_weight * r[q] + (1.0 - self.p.model_weight) * played[q]
@@ -1069,7 +1078,7 @@ _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
                "turn_end", "own_expand_threshold", "forecast_at_leaf_turn", "turn_policy", "turn_temperature"}
 ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
-LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX}
+LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX, "playout": LEAF_PLAYOUT}
 EVALUATE_AT = ("leaf", "turn_end")
 FORECAST_AT = ("value", "leaf_turn_end")
 
