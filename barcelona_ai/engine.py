@@ -56,6 +56,8 @@ MIX = {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value", "turn_policy":
 DEFAULT_PLAYOUTS = {4: 128}
 MAX_PLAYOUTS = 100_000
 PLAYOUT_TEMPERATURE = 0.5           # the turn policy's softmax temperature in them (0.25 and 1.0 forecast alike)
+PLAYOUT_TRIAL = 8                   # games that time the playouts of a call under a time limit (their cost is
+                                    #   taken out of the search's time: _Search.reserve_playout_time)
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,9 @@ class SearchSettings:
                                     #   policy_train.py; docs/learned-evaluation.md). None: "learned" where leaf
                                     #   is None in 2 and 4 players (SHORT_ROLLOUT), else "rollout"
     turn_temperature: float = 0.25  # the learned turn policy's softmax temperature (0: its best action)
+    expand_order: str = "rollout"   # the untried action a node adds next: the rollout policy's choice among them
+                                    #   ("rollout"), or the learned turn policy's ("learned": placements stay the
+                                    #   heuristic's; needs turn_policy="learned")
     policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one of the
                                     #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL); a
@@ -482,6 +487,20 @@ class _Search:
         lam = self.playout_weight
         return [(1.0 - lam) * w + lam * p for w, p in zip(win, self._playout_wins[key])]
 
+    def reserve_playout_time(self, moves: int) -> None:
+        """Take the time of the playouts of `moves` moves shown out of a time limit, so that the call, playouts
+        included, keeps to it: their cost is timed on PLAYOUT_TRIAL games from the position (each move's are
+        played after the search), and at most half of the limit is given to them. Nothing changes without a
+        time limit or playouts."""
+        if self.deadline is None or not self.playouts or moves <= 0:
+            return
+        start = time.monotonic()
+        policy_playouts(self.playout_policy, self.state, self.player, PLAYOUT_TRIAL, PLAYOUT_TEMPERATURE,
+                        self.call_seed)
+        now = time.monotonic()
+        each = (now - start) / PLAYOUT_TRIAL
+        self.deadline -= min(each * self.playouts * moves, (self.deadline - now) / 2)
+
     def iterations(self) -> int:
         """Iterations this call has run so far."""
         return self._root_iterations() - self._start_iterations
@@ -644,12 +663,13 @@ class Engine:
         return bool(self.settings.for_players(state.num_players).root_halving)
 
     def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = True,
-               forecasts: bool = True) -> _Search:
+               forecasts: bool = True, shown: int = 0) -> _Search:
         """A search for the player to move. best_move, hints and analyse search alike (`choosing`: sequential
         halving where the settings ask for it), so they name the same move with the same numbers; an analysis
         stream, which runs in slices, searches with UCB1 (choosing=False). forecasts=False: the caller wants
         the move only, and the trees skip the evaluations that serve only the numbers shown (Tree.forecasts):
-        the same move, sooner."""
+        the same move, sooner. `shown`: the moves whose numbers the call shows (their playouts' time is taken out
+        of a time limit)."""
         if not isinstance(limit, Limit):
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
@@ -670,6 +690,7 @@ class Engine:
         search.forecast_model = self._forecast_model[state.num_players]
         search.calibration = self._calibration[state.num_players]
         search.playouts, search.playout_weight, search.playout_policy = self._playouts[state.num_players]
+        search.reserve_playout_time(min(shown, len(state.legal_actions())))
         return search
 
     def _finish(self, search: _Search, answer):
@@ -713,14 +734,14 @@ class Engine:
         """The `top` best first moves, each as a turn plan: this player's decisions until another player or
         chance is next (_hints)."""
         _check_top(top)
-        search = self._start(state, limit, viewpoint)
+        search = self._start(state, limit, viewpoint, shown=top)
         return self._finish(search, lambda sr: _hints(sr, top))
 
     def analyse(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None) -> Analysis:
         """Who is ahead and by how much: per player win probability, expected final score and its spread,
         the expected score by source, and the best moves with their main lines."""
         _check_top(top)
-        search = self._start(state, limit, viewpoint)
+        search = self._start(state, limit, viewpoint, shown=top)
         return self._finish(search, lambda sr: _analysis(sr, top))
 
     def analysis(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None,
@@ -734,7 +755,8 @@ class Engine:
         _check_top(top)
         if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0.01 <= interval <= 3600:
             raise BarcelonaError(f"interval must be 0.01 to 3600 seconds, not {interval!r}")
-        return AnalysisStream(self, self._start(state, limit, viewpoint, choosing=False), top, float(interval))
+        return AnalysisStream(self, self._start(state, limit, viewpoint, choosing=False, shown=top), top,
+                              float(interval))
 
 
 class AnalysisStream:

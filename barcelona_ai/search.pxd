@@ -58,6 +58,8 @@ cdef struct ParamsC:
                                #   searcher chose the edge into it and decides again there)
     int turn_policy            # with forecast_at_leaf_turn: the leaf's own turn is played by the rollout policy
                                #   (0) or by the learned turn policy (1, TurnPolicyC)
+    int expand_learned         # untried actions are added in the learned turn policy's choice (1) instead of the
+                               #   rollout policy's (0)
     double turn_temperature    # the learned turn policy's softmax temperature (0: its best action)
 
 cdef struct RootStatsC:

@@ -566,11 +566,14 @@ cdef class Tree:
         self.p.own_expand_threshold = params["own_expand_threshold"]
         self.p.turn_policy = params["turn_policy"]
         self.p.turn_temperature = params["turn_temperature"]
+        self.p.expand_learned = params["expand_learned"]
         if self.p.turn_policy and turn_policy is None:
             raise BarcelonaError("search setting turn_policy 'learned' needs a turn policy (search.TurnPolicy)")
         self.turn_policy = turn_policy if self.p.turn_policy else None
         if self.p.leaf == LEAF_PLAYOUT and self.turn_policy is None:
             raise BarcelonaError("search setting leaf 'playout' needs turn_policy 'learned' (it plays the games)")
+        if self.p.expand_learned and self.turn_policy is None:
+            raise BarcelonaError("search setting expand_order 'learned' needs turn_policy 'learned' (it chooses)")
         if self.p.leaf != LEAF_ROLLOUT and model is None:
             raise BarcelonaError("search setting leaf 'model', 'mix' or 'playout' needs a value model "
                                  "(evaluation.ValueModel)")
@@ -652,7 +655,10 @@ cdef class Tree:
         widen = self.p.widen_c <= 0 or nu == n or \
             nchildren < self.p.widen_c * pow(self.nodes[node].visits + 1.0, self.p.widen_alpha) + 1.0
         if nu > 0 and widen and self.n < self.p.max_nodes:
-            if self.p.rollout != ROLLOUT_UNIFORM:           # untried actions in the heuristic policy's order
+            if self.p.expand_learned:                       # the learned turn policy's choice of them
+                best = self.new_node(node, turn_policy_choice(&self.turn_policy.c, &self.data.c, s, untried, nu,
+                                                              self.p.turn_temperature, &self.rng), cp, -2)
+            elif self.p.rollout != ROLLOUT_UNIFORM:         # untried actions in the heuristic policy's order
                 best = self.new_node(node, policy_choice(&self.data.c, s, untried, nu, &self.rng), cp, -2)
             else:
                 best = self.new_node(node, untried[rand_below(&self.rng, nu)], cp, -2)
@@ -1076,16 +1082,18 @@ def _count(name, value, lo, hi):
 
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
-               "turn_end", "own_expand_threshold", "forecast_at_leaf_turn", "turn_policy", "turn_temperature"}
+               "turn_end", "own_expand_threshold", "forecast_at_leaf_turn", "turn_policy", "turn_temperature",
+               "expand_learned"}
 ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
 LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX, "playout": LEAF_PLAYOUT}
 EVALUATE_AT = ("leaf", "turn_end")
 FORECAST_AT = ("value", "leaf_turn_end")
+EXPAND_ORDERS = ("rollout", "learned")
 
 
 def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
                 turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at,
-                own_expand_threshold, forecast_at, turn_policy, turn_temperature):
+                own_expand_threshold, forecast_at, turn_policy, turn_temperature, expand_order):
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
@@ -1101,6 +1109,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
         raise BarcelonaError(f"search setting evaluate_at must be one of {list(EVALUATE_AT)}, not {evaluate_at!r}")
     if not isinstance(forecast_at, str) or forecast_at not in FORECAST_AT:
         raise BarcelonaError(f"search setting forecast_at must be one of {list(FORECAST_AT)}, not {forecast_at!r}")
+    if not isinstance(expand_order, str) or expand_order not in EXPAND_ORDERS:
+        raise BarcelonaError(f"search setting expand_order must be one of {list(EXPAND_ORDERS)}, not {expand_order!r}")
     if forecast_at == "leaf_turn_end" and evaluate_at != "turn_end":
         raise BarcelonaError("search setting forecast_at='leaf_turn_end' needs evaluate_at='turn_end' (the value "
                              "is then evaluated at or after the end of the leaf's turn)")
@@ -1121,7 +1131,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
             "turn_end": 1 if evaluate_at == "turn_end" else 0,
             "forecast_at_leaf_turn": 1 if forecast_at == "leaf_turn_end" else 0,
             "turn_policy": _turn_policy_id(turn_policy),
-            "turn_temperature": _finite("turn_temperature", turn_temperature, 0.0, 100.0)}
+            "turn_temperature": _finite("turn_temperature", turn_temperature, 0.0, 100.0),
+            "expand_learned": 1 if expand_order == "learned" else 0}
 
 
 TURN_POLICIES = ("rollout", "learned")

@@ -2,11 +2,12 @@
 #10): they depend only on what the searcher sees (A6), they are seeded, and they change the numbers shown, never
 the moves."""
 import math
+import time
 
 import pytest
 
 from barcelona_ai import BarcelonaError, new_game
-from barcelona_ai.engine import DEFAULT_PLAYOUTS, Engine, Limit, SearchSettings
+from barcelona_ai.engine import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, Engine, Limit, SearchSettings
 from barcelona_ai.search import TurnPolicy, policy_playouts
 
 from test_twin_states import decision_positions, twin_groups
@@ -86,3 +87,24 @@ def test_playouts_by_player_count_and_in_the_calibration_key():
 def test_bad_playout_settings_are_refused_by_name(setting, value):
     with pytest.raises(BarcelonaError, match=setting):
         Engine(**{setting: value})
+
+
+def test_a_time_limit_keeps_the_playouts_in():
+    """Under a time limit the playouts' time is taken out of the search's (timed on PLAYOUT_TRIAL games, at most
+    half the limit), for the calls that show numbers; nothing changes for best_move, an iteration limit, or
+    without playouts."""
+    s = decision_positions(4, seed=3, count=1)[0]
+
+    def deadline_left(engine, limit, **call):
+        t0 = time.monotonic()
+        search = engine._start(s, limit, None, **call)
+        return t0, search.deadline, time.monotonic()
+
+    t0, deadline, t1 = deadline_left(Engine(playouts=MAX_PLAYOUTS), Limit(time=1.0), shown=3)
+    assert t0 + 0.5 <= deadline <= t1 + 0.5                  # far more playouts than the time: half of it
+    t0, deadline, t1 = deadline_left(Engine(playouts=128), Limit(time=100.0), shown=3)
+    assert t0 + 50 < deadline < t0 + 100
+    for engine, call in ((Engine(playouts=MAX_PLAYOUTS), {}), (Engine(playouts=0), {"shown": 3})):
+        t0, deadline, t1 = deadline_left(engine, Limit(time=1.0), **call)
+        assert t0 + 1.0 <= deadline <= t1 + 1.0
+    assert deadline_left(Engine(playouts=MAX_PLAYOUTS), Limit(iterations=100), shown=3)[1] is None

@@ -377,6 +377,18 @@ def test_playout_leaf_depends_only_on_what_the_searcher_sees():
             assert Engine(seed=3, **settings).analyse(t, Limit(iterations=300), top=3).to_dict() == first
 
 
+def test_untried_actions_in_the_learned_turn_policys_order():
+    """expand_order="learned": a node adds the untried action the learned turn policy chooses among them instead
+    of the rollout policy's: another tree, seeded; refused without the learned turn policy, which chooses."""
+    s = mid_game(2, seed=4)
+    learned = _leaf_run(s, expand_order="learned")
+    assert learned == _leaf_run(s, expand_order="learned") and learned != _leaf_run(s)
+    with pytest.raises(BarcelonaError, match="expand_order 'learned' needs turn_policy 'learned'"):
+        _leaf_run(s, expand_order="learned", turn_policy="rollout")
+    with pytest.raises(BarcelonaError, match="expand_order"):
+        Engine(expand_order="policy")
+
+
 def test_forecasts_at_the_end_of_the_leafs_turn():
     """forecast_at="leaf_turn_end": the numbers reported are the network's where the rollout policy ends the
     leaf's own turn, evaluated on the way of the short rollout; the tree, the moves and the actions applied are
