@@ -51,7 +51,7 @@ cdef struct ParamsC:
                                #   the rollout policy plays from it (its decisions are better than untried ones)
     int leaf                   # LEAF_*
     int rollout_depth          # LEAF_MODEL: policy actions played from the leaf before the evaluation
-    double model_weight        # LEAF_MIX: weight of the evaluation's reward
+    double model_weight        # LEAF_MIX, LEAF_PLAYOUT: weight of the evaluation's reward
     int turn_end               # LEAF_MODEL/LEAF_MIX: evaluate where the rollout policy ends the turn in progress
     int forecast_at_leaf_turn  # with rollout_depth: report the network where the policy ends the leaf's own turn
     int own_expand_threshold   # the same as expand_threshold for a node inside the searcher's own turn (the
