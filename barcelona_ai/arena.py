@@ -89,10 +89,11 @@ def run_files(folder: str | Path, run: dict, games: int, force: bool = False,
     `force`); the run is then noted in folder/runs.jsonl so that it can be resumed."""
     folder = Path(folder)
     if resume:
-        first = _noted_run(folder, run)
+        notes = _run_notes(folder) or []
+        first = _noted_run(notes, run)
         if first is not None:
             return [folder / f"game-{first + g:04d}.json" for g in range(games)], True
-        _refuse_another_count(folder, run)
+        _refuse_another_count(folder, notes, run)
     paths = numbered_paths(folder, games, force)
     line = json.dumps({"run": run, "first": int(paths[0].stem[5:])}, separators=(",", ":")) + "\n"
     with open(folder / RUNS_FILE, "ab+") as f:
@@ -104,19 +105,20 @@ def run_files(folder: str | Path, run: dict, games: int, force: bool = False,
     return paths, False
 
 
-def _noted_run(folder: Path, run: dict) -> int | None:
-    """The first file number of the last run noted in folder/runs.jsonl as `run`, or None."""
-    for note in _run_notes(folder) or ():
+def _noted_run(notes: list[dict], run: dict) -> int | None:
+    """The first file number of the last run of a folder's `notes` (_run_notes) that is `run`, or None."""
+    for note in notes:
         first = note.get("first")
         if note.get("run") == run and isinstance(first, int) and not isinstance(first, bool) and first >= 1:
             return first
     return None
 
 
-def _refuse_another_count(folder: Path, run: dict) -> None:
-    """A resume of a run that the folder holds with another number of games is refused (BarcelonaError): it is
-    that run the caller means, and starting a new one would play its games again under new file numbers."""
-    for note in _run_notes(folder) or ():
+def _refuse_another_count(folder: Path, notes: list[dict], run: dict) -> None:
+    """A resume of a run that the folder holds (its `notes`) with another number of games is refused
+    (BarcelonaError): it is that run the caller means, and starting a new one would play its games again under new
+    file numbers."""
+    for note in notes:
         noted = note.get("run")
         if "games" in run and isinstance(noted, dict) and {**noted, "games": run["games"]} == run:
             raise BarcelonaError(f"--resume: {folder} holds this run with {noted['games']!r} games, not "

@@ -388,6 +388,15 @@ cdef int turn_policy_turn(const TurnPolicyC* tp, const DataC* d, StateC* s, doub
         count += 1
     return count
 
+cdef int turn_policy_game(const TurnPolicyC* tp, const DataC* d, StateC* s, double temperature,
+                          uint64_t* rng) noexcept nogil:
+    """The game played to its end by the learned turn policy in every seat (turn_policy_turn, turn after turn);
+    returns the number of actions applied."""
+    cdef int count = 0
+    while state_current_player(d, s) != TERMINAL:
+        count += turn_policy_turn(tp, d, s, temperature, INT_MAX, rng)
+    return count
+
 cdef int rollout(const DataC* d, StateC* s, int policy, uint64_t* rng) noexcept nogil:
     """Play to the end with the policy; returns the number of actions applied."""
     if policy == ROLLOUT_UNIFORM:
@@ -516,7 +525,7 @@ cdef class Tree:
     cdef int stop_flag             # set by request_stop(): run() returns at the next iteration
     cdef char pad[64]              # root-parallel Trees are separate objects, often adjacent on the heap: this
                                    #   keeps the stop flag off the cache line of the next Tree's node count
-    cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX), None for LEAF_ROLLOUT
+    cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX, LEAF_PLAYOUT), None for LEAF_ROLLOUT
     cdef const NetC* net           # its network, read without the GIL
     cdef ValueModel forecast_model # the network whose forecasts the tree reports (the model's unless named)
     cdef const NetC* forecast_net
@@ -889,16 +898,15 @@ cdef class Tree:
                 memcpy(w, vw, s.num_players * sizeof(double))
                 memcpy(sc, vsc, s.num_players * sizeof(double))
         forecast_rewards(&self.p, s.num_players, vw, vsc, r)
-        if self.p.leaf == LEAF_MIX or self.p.leaf == LEAF_PLAYOUT:
-            if self.p.leaf == LEAF_MIX:
-                self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
-            else:
-                while state_current_player(d, s) != TERMINAL:
-                    self.stats.actions += turn_policy_turn(&self.turn_policy.c, d, s, self.p.turn_temperature,
-                                                           INT_MAX, &self.rng)
-            reward_vector(d, s, &self.p, played)
-            for q in range(s.num_players):
-                r[q] = self.p.model_weight * r[q] + (1.0 - self.p.model_weight) * played[q]
+        if self.p.leaf == LEAF_MODEL:
+            return
+        if self.p.leaf == LEAF_MIX:
+            self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
+        else:
+            self.stats.actions += turn_policy_game(&self.turn_policy.c, d, s, self.p.turn_temperature, &self.rng)
+        reward_vector(d, s, &self.p, played)
+        for q in range(s.num_players):
+            r[q] = self.p.model_weight * r[q] + (1.0 - self.p.model_weight) * played[q]
 
     cdef inline bint stopped(self) noexcept nogil:
         return barcelona_load_flag(&self.stop_flag) != 0
@@ -1219,8 +1227,7 @@ def policy_playouts(TurnPolicy policy not None, State state not None, int viewpo
         for k in range(count):
             memcpy(&s, &state.c, sizeof(StateC))
             state_determinize(d, &s, viewpoint, &rng)
-            while state_current_player(d, &s) != TERMINAL:
-                turn_policy_turn(&policy.c, d, &s, temperature, INT_MAX, &rng)
+            turn_policy_game(&policy.c, d, &s, temperature, &rng)
             state_returns(d, &s, w)
             for i in range(n):
                 win[i] += w[i]
