@@ -143,6 +143,9 @@ class SearchSettings:
     expand_order: str = "rollout"   # the untried action a node adds next: the rollout policy's choice among them
                                     #   ("rollout"), or the learned turn policy's ("learned": placements stay the
                                     #   heuristic's; needs turn_policy="learned")
+    root_arms: int = 0              # with root_halving: sequential halving over only this many root actions, the
+                                    #   priors' best (placements: the heuristic's; other decisions: the learned
+                                    #   turn policy's where turn_policy="learned"); 0: every root action
     policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one of the
                                     #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL); a

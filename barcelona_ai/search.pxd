@@ -61,6 +61,7 @@ cdef struct ParamsC:
     int expand_learned         # untried actions are added in the learned turn policy's choice (1) instead of the
                                #   rollout policy's (0)
     double turn_temperature    # the learned turn policy's softmax temperature (0: its best action)
+    int root_arms              # sequential halving: only this many root actions, the priors' best (0 = all)
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

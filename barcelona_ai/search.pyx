@@ -340,6 +340,10 @@ cdef void turn_policy_logits(const TurnPolicyC* tp, const DataC* d, const StateC
         v += tp.log_prior * log(prior[i] if prior[i] > 1e-9 else 1e-9)
         z[i] = v
 
+cdef inline bint arms_are_placements(const action_t* acts, int n) noexcept nogil:
+    """Whether a decision's legal actions (in ascending order) are placements (R37)."""
+    return acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK
+
 cdef action_t turn_policy_choice(const TurnPolicyC* tp, const DataC* d, const StateC* s, const action_t* acts,
                                  int n, double temperature, uint64_t* rng) noexcept nogil:
     """The learned turn policy's action: sampled from the softmax of its logits at `temperature`, or its best
@@ -576,6 +580,7 @@ cdef class Tree:
         self.p.turn_policy = params["turn_policy"]
         self.p.turn_temperature = params["turn_temperature"]
         self.p.expand_learned = params["expand_learned"]
+        self.p.root_arms = params["root_arms"]
         if self.p.turn_policy and turn_policy is None:
             raise BarcelonaError("search setting turn_policy 'learned' needs a turn policy (search.TurnPolicy)")
         self.turn_policy = turn_policy if self.p.turn_policy else None
@@ -736,6 +741,8 @@ cdef class Tree:
         cdef long long done = 0, per_round, share, k
         cdef double t0 = now_seconds(), t
         cdef action_t tmp
+        if 0 < self.p.root_arms < m:
+            m = self.best_root_arms(arms, m, self.p.root_arms)
         while (1 << rounds) < m:
             rounds += 1
         per_round = iterations // (rounds + 1)
@@ -770,6 +777,40 @@ cdef class Tree:
         self.forced = -1
         self.kept = arms[0]
         return done
+
+    cdef int best_root_arms(self, action_t* arms, int m, int keep) noexcept nogil:
+        """Moves the `keep` root actions the priors rank best to the front of arms[0..m) and returns keep (Gumbel
+        AlphaZero's root: sequential halving over the prior's best few). Placements are ranked by the heuristic
+        prior (policy_prior: those that enable a construction first), other decisions by the learned turn
+        policy's logits where the search has it, else by the heuristic prior; ties in a random order (the
+        search's seed)."""
+        cdef double key[MAX_LEGAL]
+        cdef double kt
+        cdef int i, j
+        cdef action_t tmp
+        if self.turn_policy is not None and not arms_are_placements(arms, m):
+            turn_policy_logits(&self.turn_policy.c, &self.data.c, &self.root, arms, m, key)
+        else:
+            policy_prior(&self.data.c, &self.root, arms, m, key)
+        for i in range(m - 1, 0, -1):                          # shuffle: ties fall in a seeded order
+            j = rand_below(&self.rng, i + 1)
+            tmp = arms[i]
+            arms[i] = arms[j]
+            arms[j] = tmp
+            kt = key[i]
+            key[i] = key[j]
+            key[j] = kt
+        for i in range(1, m):                                  # insertion sort by key, best first (stable)
+            j = i
+            while j > 0 and key[j] > key[j - 1]:
+                kt = key[j]
+                key[j] = key[j - 1]
+                key[j - 1] = kt
+                tmp = arms[j]
+                arms[j] = arms[j - 1]
+                arms[j - 1] = tmp
+                j -= 1
+        return keep
 
     cdef void iterate(self) noexcept nogil:
         cdef StateC s
@@ -1091,7 +1132,7 @@ def _count(name, value, lo, hi):
 _PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
                "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
                "turn_end", "own_expand_threshold", "forecast_at_leaf_turn", "turn_policy", "turn_temperature",
-               "expand_learned"}
+               "expand_learned", "root_arms"}
 ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
 LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX, "playout": LEAF_PLAYOUT}
 EVALUATE_AT = ("leaf", "turn_end")
@@ -1101,7 +1142,7 @@ EXPAND_ORDERS = ("rollout", "learned")
 
 def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
                 turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at,
-                own_expand_threshold, forecast_at, turn_policy, turn_temperature, expand_order):
+                own_expand_threshold, forecast_at, turn_policy, turn_temperature, expand_order, root_arms):
     """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
     place they live (SearchSettings(...).params() calls this)."""
     rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
@@ -1140,7 +1181,8 @@ def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, 
             "forecast_at_leaf_turn": 1 if forecast_at == "leaf_turn_end" else 0,
             "turn_policy": _turn_policy_id(turn_policy),
             "turn_temperature": _finite("turn_temperature", turn_temperature, 0.0, 100.0),
-            "expand_learned": 1 if expand_order == "learned" else 0}
+            "expand_learned": 1 if expand_order == "learned" else 0,
+            "root_arms": _count("root_arms", root_arms, 0, MAX_LEGAL)}
 
 
 TURN_POLICIES = ("rollout", "learned")

@@ -389,6 +389,48 @@ def test_untried_actions_in_the_learned_turn_policys_order():
         Engine(expand_order="policy")
 
 
+def _halving_root(s, root_arms, seed=7):
+    """The root children's actions of a sequential-halving search (4,000 iterations) with root_arms."""
+    e = Engine(root_arms=root_arms)
+    t = Tree(s, s.current_player(), e._params[4], seed, e._model[4], e._turn_policy[4])
+    t.run(iterations=4000, halving=True)
+    return {t.node(c)["key"] for c in t.children(0)}, t.survivor
+
+
+def test_sequential_halving_over_the_priors_best_root_actions():
+    """root_arms=k: sequential halving spreads the root budget over the k root actions the priors rank best, the
+    learned turn policy's logits at a decision that is not a placement, the heuristic prior at a placement (those
+    that enable a construction first, ties in a seeded order); 0 keeps every root action."""
+    from barcelona_ai.search import TurnPolicy, policy_distribution
+    choice = mid_game(4, seed=7)                          # 27 root actions, none a placement
+    assert len(choice.legal_actions()) == 27 and min(choice.legal_actions()) >= 114
+    logits = TurnPolicy.default().logits(choice)
+    kept, survivor = _halving_root(choice, 6)
+    assert len(kept) == 6 and survivor in kept
+    assert min(logits[a] for a in kept) >= max(logits[a] for a in logits if a not in kept)
+    assert len(_halving_root(choice, 0)[0]) == 27
+    placement = mid_game(4, seed=4)                       # 40 placements
+    prior = policy_distribution(placement)
+    enabling = {a for a, p in prior.items() if p == max(prior.values())}
+    assert 4 < len(enabling) < 40
+    picks = [_halving_root(placement, 4, seed)[0] for seed in range(6)]
+    assert all(len(p) == 4 and p <= enabling for p in picks) and len({frozenset(p) for p in picks}) > 1
+    assert picks[0] == _halving_root(placement, 4, 0)[0]
+    for bad in (-1, 10**6, True, 2.5):
+        with pytest.raises(BarcelonaError, match="root_arms"):
+            Engine(root_arms=bad)
+
+
+def test_root_arms_depend_only_on_what_the_searcher_sees():
+    """The priors that choose the root actions read the searcher's own decision (its hand it sees, A6): twin
+    states that differ only in the hands the player to move cannot see get the same answers."""
+    from test_twin_states import twin_groups
+    for s, *others in twin_groups(4, seed=65, count=4):          # 42, 11, 30 and 5 root actions
+        first = Engine(seed=3, root_arms=4).analyse(s, Limit(iterations=400), top=3).to_dict()
+        for t in others:
+            assert Engine(seed=3, root_arms=4).analyse(t, Limit(iterations=400), top=3).to_dict() == first
+
+
 def test_forecasts_at_the_end_of_the_leafs_turn():
     """forecast_at="leaf_turn_end": the numbers reported are the network's where the rollout policy ends the
     leaf's own turn, evaluated on the way of the short rollout; the tree, the moves and the actions applied are
