@@ -202,11 +202,15 @@ cdef action_t build_choice(const DataC* d, const action_t* acts, int n, uint64_t
         r -= BUILD_TYPE_WEIGHT[d.opt_type[acts[i] - A_BUILD]]
     return acts[n - 1]
 
+cdef inline bint are_placements(const action_t* acts, int n) noexcept nogil:
+    """Whether a decision's legal actions (in ascending order) are placements (R37)."""
+    return acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK
+
 cdef inline action_t policy_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
                                    uint64_t* rng) noexcept nogil:
     """The heuristic rollout policy: placements by place_choice, constructions by build_choice, other
     decisions by heuristic_choice."""
-    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:
+    if are_placements(acts, n):
         return place_choice(d, s, acts, n, rng)
     if acts[0] >= A_BUILD and acts[n - 1] < A_DRAW:
         return build_choice(d, acts, n, rng)
@@ -244,7 +248,7 @@ cdef action_t greedy_choice(const DataC* d, const StateC* s, const action_t* act
     cdef action_t same[MAX_LEGAL]
     cdef action_t a
     cdef int i, m = 0, t
-    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:
+    if are_placements(acts, n):
         return place_choice(d, s, acts, n, rng)
     if acts[0] >= A_BUILD and acts[n - 1] < A_DRAW:
         t = d.opt_type[build_choice(d, acts, n, rng) - A_BUILD]
@@ -275,7 +279,7 @@ cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, in
     cdef int count[NKINDS]
     cdef int i, k, total = 0
     cdef int w[MAX_LEGAL]
-    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:
+    if are_placements(acts, n):
         total = placement_weights(d, s, acts, n, w)
         for i in range(n):
             prior[i] = w[i]
@@ -340,10 +344,6 @@ cdef void turn_policy_logits(const TurnPolicyC* tp, const DataC* d, const StateC
         v += tp.log_prior * log(prior[i] if prior[i] > 1e-9 else 1e-9)
         z[i] = v
 
-cdef inline bint arms_are_placements(const action_t* acts, int n) noexcept nogil:
-    """Whether a decision's legal actions (in ascending order) are placements (R37)."""
-    return acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK
-
 cdef action_t turn_policy_choice(const TurnPolicyC* tp, const DataC* d, const StateC* s, const action_t* acts,
                                  int n, double temperature, uint64_t* rng) noexcept nogil:
     """The learned turn policy's action: sampled from the softmax of its logits at `temperature`, or its best
@@ -353,7 +353,7 @@ cdef action_t turn_policy_choice(const TurnPolicyC* tp, const DataC* d, const St
     cdef int i, arg = 0
     if n == 1:
         return acts[0]
-    if acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK:       # placements: the heuristic's choice (the
+    if are_placements(acts, n):                                  # placements: the heuristic's choice (the
         return place_choice(d, s, acts, n, rng)                  #   logit ranks them no better, at 38 applies)
     turn_policy_logits(tp, d, s, acts, n, z)
     best = z[0]
@@ -788,7 +788,7 @@ cdef class Tree:
         cdef double kt
         cdef int i, j
         cdef action_t tmp
-        if self.turn_policy is not None and not arms_are_placements(arms, m):
+        if self.turn_policy is not None and not are_placements(arms, m):
             turn_policy_logits(&self.turn_policy.c, &self.data.c, &self.root, arms, m, key)
         else:
             policy_prior(&self.data.c, &self.root, arms, m, key)
