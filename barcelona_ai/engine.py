@@ -145,7 +145,8 @@ class SearchSettings:
                                     #   heuristic's; needs turn_policy="learned")
     root_arms: int = 0              # with root_halving: sequential halving over only this many root actions, the
                                     #   priors' best (placements: the heuristic's; other decisions: the learned
-                                    #   turn policy's where turn_policy="learned"); 0: every root action
+                                    #   turn policy's where turn_policy="learned"); 0: every root action. A root
+                                    #   searched by UCB1 (2 and 3 players, analysis streams) reads every action
     policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
     model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one of the
                                     #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL); a
