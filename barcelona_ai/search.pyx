@@ -206,6 +206,15 @@ cdef inline bint are_placements(const action_t* acts, int n) noexcept nogil:
     """Whether a decision's legal actions (in ascending order) are placements (R37)."""
     return acts[0] < A_INT_PICK and acts[n - 1] < A_INT_PICK
 
+cdef inline void swap_keyed(action_t* acts, double* key, int i, int j) noexcept nogil:
+    """Swaps acts[i] and acts[j] with their keys."""
+    cdef action_t a = acts[i]
+    cdef double k = key[i]
+    acts[i] = acts[j]
+    acts[j] = a
+    key[i] = key[j]
+    key[j] = k
+
 cdef inline action_t policy_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
                                    uint64_t* rng) noexcept nogil:
     """The heuristic rollout policy: placements by place_choice, constructions by build_choice, other
@@ -742,7 +751,8 @@ cdef class Tree:
         cdef double t0 = now_seconds(), t
         cdef action_t tmp
         if 0 < self.p.root_arms < m:
-            m = self.best_root_arms(arms, m, self.p.root_arms)
+            self.rank_root_arms(arms, m)
+            m = self.p.root_arms
         while (1 << rounds) < m:
             rounds += 1
         per_round = iterations // (rounds + 1)
@@ -778,39 +788,24 @@ cdef class Tree:
         self.kept = arms[0]
         return done
 
-    cdef int best_root_arms(self, action_t* arms, int m, int keep) noexcept nogil:
-        """Moves the `keep` root actions the priors rank best to the front of arms[0..m) and returns keep (Gumbel
-        AlphaZero's root: sequential halving over the prior's best few). Placements are ranked by the heuristic
-        prior (policy_prior: those that enable a construction first), other decisions by the learned turn
-        policy's logits where the search has it, else by the heuristic prior; ties in a random order (the
-        search's seed)."""
+    cdef void rank_root_arms(self, action_t* arms, int m) noexcept nogil:
+        """Sorts the root actions arms[0..m) by the priors, best first (root_arms: sequential halving over the first
+        few, Gumbel AlphaZero's root). Placements are ranked by the heuristic prior (policy_prior: those that enable
+        a construction first), other decisions by the learned turn policy's logits where the search has it, else by
+        the heuristic prior; ties in a random order (the search's seed)."""
         cdef double key[MAX_LEGAL]
-        cdef double kt
         cdef int i, j
-        cdef action_t tmp
         if self.turn_policy is not None and not are_placements(arms, m):
             turn_policy_logits(&self.turn_policy.c, &self.data.c, &self.root, arms, m, key)
         else:
             policy_prior(&self.data.c, &self.root, arms, m, key)
         for i in range(m - 1, 0, -1):                          # shuffle: ties fall in a seeded order
-            j = rand_below(&self.rng, i + 1)
-            tmp = arms[i]
-            arms[i] = arms[j]
-            arms[j] = tmp
-            kt = key[i]
-            key[i] = key[j]
-            key[j] = kt
+            swap_keyed(arms, key, i, rand_below(&self.rng, i + 1))
         for i in range(1, m):                                  # insertion sort by key, best first (stable)
             j = i
             while j > 0 and key[j] > key[j - 1]:
-                kt = key[j]
-                key[j] = key[j - 1]
-                key[j - 1] = kt
-                tmp = arms[j]
-                arms[j] = arms[j - 1]
-                arms[j - 1] = tmp
+                swap_keyed(arms, key, j, j - 1)
                 j -= 1
-        return keep
 
     cdef void iterate(self) noexcept nogil:
         cdef StateC s
