@@ -2,7 +2,7 @@
 
     python bench/forecast_ceiling.py RECORDS --out playouts.jsonl [--thirds 30 15 15] [--playouts 6]
                                      [--bot ismcts:2000,leaf=mix] [--workers 2] [--model value-model.json]
-                                     [--resample-hidden]
+                                     [--resample-hidden] [--search 2000]
 
 Positions are taken from finished self-play records never used for training (RECORDS: a folder of game-*.json,
 e.g. the 4-player test set ``barcelona-ai selfplay --games 150 --players 4 --bot ismcts:2000,leaf=mix --seed
@@ -15,8 +15,10 @@ From the playouts of a position, train.best_possible estimates the Brier score o
 (without bias) and brackets the error of the best expected final score. Summed over positions, that is the most
 any forecast can reach on these games: an upper bound even for a forecaster that sees the hidden citizens (the
 playouts keep the record's hands and bag). Printed per third of the game beside the same figures for the value
-network (``--model``, the shipped one by default; the network alone, no search) and the naive score forecast, all
-on the same playouts. With ``--resample-hidden`` every playout first draws the hands the player to move cannot see
+network (``--model``; by default the one whose forecasts the default engine shows at the records' player count; the
+network alone, no search), the naive score forecast and, with ``--search N``, the engine's own numbers (the default
+engine's ``analyse`` at N iterations, seed 0, from the player to move's view: what a person is shown), all on the
+same playouts. With ``--resample-hidden`` every playout first draws the hands the player to move cannot see
 anew (State.determinize): the bound then holds for a forecast made from what that player sees. Playouts are
 appended to ``--out`` as they end (named by the record's file name); a rerun with the same file plays only the
 missing ones, then prints the table.
@@ -34,6 +36,7 @@ import numpy as np
 
 from barcelona_ai.arena import run_jobs
 from barcelona_ai.bots import make_bot
+from barcelona_ai.engine import Engine, Limit, shipped_forecast_file
 from barcelona_ai.evaluation import ValueModel, features
 from barcelona_ai.playout import play_out
 from barcelona_ai.record import GameRecord
@@ -75,9 +78,11 @@ def playout(job: tuple) -> dict:
             "wins": s.returns(), "finals": s.scores(), "seconds": round(time.perf_counter() - t0, 2)}
 
 
-def summary(positions: list[tuple[str, float, int]], done: dict, model: ValueModel) -> list[dict]:
+def summary(positions: list[tuple[str, float, int]], done: dict, model: ValueModel, search: int = 0) -> list[dict]:
     """Per third of the game, and for the whole game (the thirds weighted equally, as the positions of whole
-    games are): the best skill, the network's, and the score errors, on the same playouts."""
+    games are): the best skill, the network's, the engine's (`search` iterations of the default engine's analyse;
+    0: not measured), and the score errors, on the same playouts."""
+    engine = Engine(seed=0) if search else None
     naive = model.meta.get("naive_to_come", {})
     playouts: dict[tuple[str, float], list[dict]] = {}
     for (name, fraction, _k), r in sorted(done.items()):
@@ -95,14 +100,23 @@ def summary(positions: list[tuple[str, float, int]], done: dict, model: ValueMod
         x = np.array(features(s), dtype=np.float32)
         naive_score = naive_forecast({"features": x, "players": np.full(n, n),
                                       "score": np.array(s.scores(), dtype=float)}, naive)
-        row = dict(best_possible(wins, finals), model_brier=float(((p - wins) ** 2).sum(axis=1).mean()),
-                   model_mae=float(np.abs(finals - expected).mean()),
+        row = dict(best_possible(wins, finals), **forecast_errors("model", p, expected, wins, finals),
                    naive_mae=float(np.abs(finals - naive_score).mean()))
+        if engine is not None:
+            shown = engine.analyse(s, Limit(iterations=search), top=1).players
+            row.update(forecast_errors("engine", np.array([pl.win_prob for pl in shown]),
+                                       np.array([pl.expected_score for pl in shown]), wins, finals))
         for name, v in row.items():
             by_third.setdefault(third, {}).setdefault(name, []).append(v)
     table = [dict(third=t + 1, **figures([by_third[t]])) for t in sorted(by_third)]
     table.append(dict(third="game", **figures([by_third[t] for t in sorted(by_third)])))
     return table
+
+
+def forecast_errors(who: str, p: np.ndarray, expected: np.ndarray, wins: np.ndarray, finals: np.ndarray) -> dict:
+    """A forecast's Brier score and expected-score error, averaged over the playouts of one position."""
+    return {f"{who}_brier": float(((p - wins) ** 2).sum(axis=1).mean()),
+            f"{who}_mae": float(np.abs(finals - expected).mean())}
 
 
 def figures(groups: list[dict[str, list[float]]]) -> dict:
@@ -112,13 +126,13 @@ def figures(groups: list[dict[str, list[float]]]) -> dict:
     everyone = [np.arange(len(x["best_brier"])) for x in groups]
     resamples = [[rng.integers(0, len(x), len(x)) for x in everyone] for _ in range(2000)]
     out = {"positions": sum(len(x) for x in everyone)}
-    for who in ("best", "model"):
+    for who in [w for w in ("best", "model", "engine") if f"{w}_brier" in groups[0]]:
         out[f"{who}_skill"] = round(skill(groups, f"{who}_brier", everyone), 3)
         boot = [skill(groups, f"{who}_brier", picks) for picks in resamples]
         out[f"{who}_skill_95"] = [round(float(v), 3) for v in np.percentile(boot, [2.5, 97.5])]
     out["best_mae"] = [round(float(np.mean([np.mean(x[k]) for x in groups])), 1)
                        for k in ("best_mae_low", "best_mae_high")]
-    for k in ("model_mae", "naive_mae"):
+    for k in [k for k in ("model_mae", "engine_mae", "naive_mae") if k in groups[0]]:
         out[k] = round(float(np.mean([np.mean(x[k]) for x in groups])), 1)
     return out
 
@@ -141,7 +155,10 @@ def main(argv=None) -> int:
                     "the one that played the test sets, the default engine before 2-player games had SHORT_ROLLOUT)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026, help="chooses the fractions")
-    ap.add_argument("--model", default=None, help="a value model file (default: the shipped one)")
+    ap.add_argument("--model", default=None, help="a value model file (default: the one whose forecasts the default "
+                    "engine shows at the records' player count)")
+    ap.add_argument("--search", type=int, default=0, metavar="N",
+                    help="also the default engine's analyse at N iterations on each position (0: not measured)")
     ap.add_argument("--resample-hidden", action="store_true",
                     help="each playout starts from a determinization for the player to move (State.determinize): "
                          "the bound of a forecast from what that player sees, not from the record's hidden hands")
@@ -163,8 +180,9 @@ def main(argv=None) -> int:
             done[(r["record"], r["fraction"], r["playout"])] = r
             f.write(json.dumps(r) + "\n")
             f.flush()
-    model = ValueModel.load(args.model) if args.model else ValueModel.default()
-    for row in summary(positions, done, model):
+    players = GameRecord.load(positions[0][0]).players if positions else 2
+    model = ValueModel.load(args.model or str(shipped_forecast_file(players)))
+    for row in summary(positions, done, model, args.search):
         print(json.dumps(row))
     return 0
 
