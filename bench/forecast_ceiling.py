@@ -164,6 +164,8 @@ def main(argv=None) -> int:
                          "the bound of a forecast from what that player sees, not from the record's hidden hands")
     args = ap.parse_args(argv)
     records = sorted(str(p) for p in Path(args.records).glob("game-*.json"))
+    if not records:
+        ap.error(f"{args.records}: no game-*.json records")
     positions = pick_positions(records, args.thirds, args.seed)
     out = Path(args.out)
     done = {}
@@ -180,8 +182,7 @@ def main(argv=None) -> int:
             done[(r["record"], r["fraction"], r["playout"])] = r
             f.write(json.dumps(r) + "\n")
             f.flush()
-    players = GameRecord.load(positions[0][0]).players if positions else 2
-    model = ValueModel.load(args.model or str(shipped_forecast_file(players)))
+    model = ValueModel.load(args.model or str(shipped_forecast_file(GameRecord.load(records[0]).players)))
     for row in summary(positions, done, model, args.search):
         print(json.dumps(row))
     return 0
