@@ -166,6 +166,8 @@ def main(argv=None) -> int:
     records = sorted(str(p) for p in Path(args.records).glob("game-*.json"))
     if not records:
         ap.error(f"{args.records}: no game-*.json records")
+    if args.search < 0:
+        ap.error(f"--search: {args.search} iterations (0: not measured)")
     positions = pick_positions(records, args.thirds, args.seed)
     out = Path(args.out)
     done = {}
