@@ -41,8 +41,10 @@ LAYERS = [
     {"__main__"},
 ]
 LAYER = {m: i for i, layer in enumerate(LAYERS) for m in layer}
-# Modules of an optional extra: importing them alone needs that library (skipped where it is not installed).
-OPTIONAL = {"openspiel_game": "pyspiel", "pettingzoo_env": "pettingzoo", "distributed": "ray", "web": "starlette"}
+# Modules of an optional extra: importing them alone needs these libraries (skipped where one is not installed;
+# pettingzoo_env imports gymnasium, pettingzoo's own dependency, first).
+OPTIONAL = {"openspiel_game": ("pyspiel",), "pettingzoo_env": ("gymnasium", "pettingzoo"), "distributed": ("ray",),
+            "web": ("starlette",)}
 # `import barcelona_ai` loads the public API: the layers up to the engine, nothing of the command line.
 PUBLIC_API_LAYERS = LAYER["engine"]
 
@@ -201,8 +203,9 @@ def test_a_module_imported_alone_pulls_in_only_its_layer_and_below(name, importe
     if name not in LAYER:
         pytest.skip("no layer (test_every_module_has_a_layer fails)")
     done = imported_alone[name]
-    if name in OPTIONAL and f"No module named '{OPTIONAL[name]}'" in done.stderr:
-        pytest.skip(f"{OPTIONAL[name]} is not installed (optional extra)")
+    missing = [m for m in OPTIONAL.get(name, ()) if f"No module named '{m}'" in done.stderr]
+    if missing:
+        pytest.skip(f"{missing[0]} is not installed (optional extra)")
     assert done.returncode == 0, f"importing barcelona_ai.{name} alone fails:\n{done.stderr[-3000:]}"
     loaded = _loaded(done)
     assert name in loaded or name == "__main__"           # ended by SystemExit: Python drops it again

@@ -87,6 +87,7 @@ def records(tmp_path_factory):
 
 
 def test_a_tiny_fit_learns_the_records_actions(records):
+    pytest.importorskip("scipy")                                 # the train extra
     doc = train_policy(records, test_fraction=0.25, seed=1)
     policy = TurnPolicy(doc)                                     # a file the search loads
     assert doc["format"] == TURN_POLICY_FORMAT
