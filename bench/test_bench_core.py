@@ -26,6 +26,7 @@ def test_random_games(benchmark, players):
 def test_apply_undo(benchmark, players):
     s = new_game(players, seed=1)
     n = benchmark(s.apply_undo_walk, 50_000, 1)
+    assert n == 50_000 and s.raw() == new_game(players, seed=1).raw()          # every apply undone
     benchmark.extra_info["apply_undo_per_second"] = per_second(benchmark, n)
 
 
@@ -43,12 +44,14 @@ def test_checked_apply_undo_python(benchmark):
         s.apply(a)
         s.undo()
     benchmark(step)
+    assert s.history() == [] and s.raw() == new_game(4, seed=1).raw()
 
 
 def test_invariant_walk(benchmark):
     """The C walk of tests/test_apply_undo.py: random actions with the invariants after each, undo detours,
     every game undone to its start and compared at every depth."""
     r = benchmark(State._walk_with_invariants, 50_000)
+    assert r["actions"] >= 50_000 and r["games"] > 0
     benchmark.extra_info["walk_actions_per_second"] = per_second(benchmark, r["actions"])
 
 

@@ -25,13 +25,15 @@ def test_ismcts_threads(benchmark, threads):
     s = new_game(4, seed=1)
     e = Engine(seed=1, threads=threads)
     a = benchmark(e.analyse, s, Limit(iterations=4000))
+    assert a.iterations >= 4000 and a.best.actions[0] in s.legal_actions()
     benchmark.extra_info["iterations_per_second"] = per_second(benchmark, a.iterations)
 
 
 def test_random_games_reference(benchmark):
     """The core's random 4-player games in the same run, for the search/core ratio."""
     s = new_game(4, seed=1)
-    benchmark(s.random_games, 200, 1)
+    actions = benchmark(s.random_games, 200, 1)
+    assert actions > 40 * 200
     benchmark.extra_info["games_per_second"] = per_second(benchmark, 200)
 
 
@@ -43,7 +45,8 @@ def test_time_limit_overshoot(benchmark, root_halving):
     s = new_game(4, seed=2)
     e = Engine(seed=1, root_halving=root_halving)
     e.best_move(s, Limit(iterations=200))                            # warm up
-    benchmark.pedantic(e.best_move, args=(s, Limit(time=0.5)), rounds=3, iterations=1)
+    move = benchmark.pedantic(e.best_move, args=(s, Limit(time=0.5)), rounds=3, iterations=1)
+    assert move in s.legal_actions()
     stats = getattr(benchmark, "stats", None)
     if stats:
         benchmark.extra_info["overshoot"] = stats.stats.max / 0.5 - 1
