@@ -60,7 +60,8 @@ def signature() -> int:
 
 
 def search_rate(players: int = 4, seconds: float = 2.0, threads: int = 1, seed: int = 1, **settings) -> float:
-    """ISMCTS iterations per second from the seeded setup (time-limited search; engine.SearchSettings)."""
+    """ISMCTS iterations per second from the seeded setup (time-limited search; `settings`: Engine's keywords,
+    a preset or SearchSettings fields)."""
     from .engine import Engine, Limit
     s = State.new(players, seed)
     a = Engine(seed=seed, threads=threads, **settings).analyse(s, Limit(time=seconds))
@@ -77,7 +78,7 @@ def evaluation_cost(players: int, n: int = 20_000, seed: int = 1) -> float:
 
 def playout_rate(players: int = 4, n: int = 1000, seed: int = 1) -> float:
     """Whole games per second the learned turn policy plays out from the seeded setup for the numbers shown
-    (engine.SearchSettings.playouts: every seat by the policy, at the engine's PLAYOUT_TEMPERATURE)."""
+    (SearchSettings.playouts: every seat by the policy, at the engine's PLAYOUT_TEMPERATURE)."""
     from .engine import PLAYOUT_TEMPERATURE
     from .search import TurnPolicy, policy_playouts
     s = State.new(players, seed)
@@ -116,20 +117,16 @@ def run_bench(games: int = 5000, out=print, search: bool = True) -> int:
         two = search_rate(4, 2.0, 2)
         out(f"ISMCTS 4p: {one:,.0f} iterations/s = {one / games_rate:.2f} x random games/s "
             f"({games_rate:,.0f}); 2 threads {two:,.0f}/s = {two / one:.2f} x; {Tree.node_bytes()} bytes/node")
-        v0 = search_rate(4, 2.0, 1, leaf="rollout")
-        mix = search_rate(4, 2.0, 1, leaf="mix")
-        alone = search_rate(4, 2.0, 1, leaf="model")
-        out(f"Learned evaluation: {evaluation_cost(4) * 1e6:.1f} us per 4-player position; 4p iterations/s: the "
-            f"default (the learned turn, a short rollout, the network) {one:,.0f} ({one / v0:.2f} x v0), rollouts "
-            f"only (v0) {v0:,.0f}, rollouts and the network at the leaves (mix, the 3-player default) {mix:,.0f}, "
-            f"the network alone {alone:,.0f}")
-        short, v0_2p = search_rate(2, 2.0, 1), search_rate(2, 2.0, 1, leaf="rollout")
-        out(f"2p: the default (the learned turn, a short rollout, the network) {short:,.0f} iterations/s, "
-            f"v0 {v0_2p:,.0f} ({short / v0_2p:.2f} x)")
-        from .engine import DEFAULT_PLAYOUTS
-        games4 = playout_rate(4)
+        for players in (2, 3, 4):
+            default = one if players == 4 else search_rate(players, 2.0, 1)
+            v0 = search_rate(players, 2.0, 1, preset="v0")
+            out(f"{players}p iterations/s: the default preset {default:,.0f} ({default / v0:.2f} x v0), "
+                f"v0 (rollouts to the end) {v0:,.0f}")
+        out(f"Learned evaluation: {evaluation_cost(4) * 1e6:.1f} us per 4-player position")
+        from .settings import PRESETS
+        games4, shown = playout_rate(4), PRESETS["default"][4].playouts
         out(f"Playouts for the 4-player numbers shown (the learned turn policy in every seat): {games4:,.0f} games/s "
-            f"from the setup, {DEFAULT_PLAYOUTS[4]} a move shown in {DEFAULT_PLAYOUTS[4] / games4 * 1e3:.0f} ms")
+            f"from the setup, {shown} a move shown in {shown / games4 * 1e3:.0f} ms")
         out(f"Search signature: {search_signature()}")
     out(f"Bench: {sig}")
     return sig

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import math
 import random
-import typing
 
 from .core import State
-from .engine import Engine, Limit, SearchSettings, _mix_seed
+from .engine import Engine, Limit, _mix_seed
 from .errors import BarcelonaError
 from .search import flat_mc, static_value_of
+from .settings import FIELD_NAMES, PRESETS
 
 
 class Bot:
@@ -67,7 +67,7 @@ class FlatMCBot(Bot):
     def __init__(self, iterations: int, seed: int = 0, **settings):
         self.iterations = iterations
         self.seed = seed
-        self.settings = Engine(seed, **settings).settings
+        self.params = {n: s.params() for n, s in Engine(seed, **settings).settings.items()}
         self.name = f"flatmc{iterations}"
 
     def choose(self, state: State) -> int:
@@ -76,14 +76,12 @@ class FlatMCBot(Bot):
         if len(acts) == 1:
             return acts[0]
         stats = flat_mc(state, p, self.iterations, _mix_seed(self.seed, state.observation_hash(p)),
-                        self.settings.for_players(state.num_players).params())
+                        self.params[state.num_players])
         return max(sorted(stats), key=lambda a: stats[a][1] / max(1, stats[a][0]))
 
 
 class ISMCTSBot(Bot):
-    """The engine as a player. Tree reuse between its decisions is on by default: in the arena it won 0.406
-    [0.295, 0.529] of 4-player games against three copies without it (0.25 at equal strength) and was level in
-    2 players (README, "Measurements")."""
+    """The engine as a player, with tree reuse between its decisions (docs/measurements/strength.md)."""
 
     def __init__(self, iterations: int | None = None, time: float | None = None, seed: int = 0, **settings):
         settings.setdefault("reuse_tree", True)
@@ -139,30 +137,29 @@ def _count(spec: str, text: str, lo: int, hi: int, what: str) -> int:
 
 
 def _settings(spec: str, parts: list[str]) -> dict:
-    """'key=value' search settings (engine.SearchSettings fields), each parsed to its field's type; the
-    engine checks their ranges."""
-    defaults = SearchSettings()
-    names = sorted(SearchSettings.__dataclass_fields__)
+    """'key=value' search settings (SearchSettings fields, or preset=NAME), each parsed to its field's type;
+    the engine checks their ranges."""
+    kinds = {name: _field_kind(name) for name in FIELD_NAMES}
     out: dict = {}
     for kv in parts:
         k, eq, v = (x.strip() for x in kv.partition("="))
         if not eq or not k:
             raise _spec_error(spec, f"expected setting=value after the budget, not {kv[:30]!r}")
-        if k not in names:
-            raise _spec_error(spec, f"unknown search setting {k[:30]!r} (settings: {', '.join(names)})")
+        if k != "preset" and k not in kinds:
+            raise _spec_error(spec, f"unknown search setting {k[:30]!r} (settings: preset, {', '.join(FIELD_NAMES)})")
         if k in out:
             raise _spec_error(spec, f"search setting {k} given twice")
-        default = getattr(defaults, k)
-        kind = _field_kind(k, default)
-        if default is None and v.lower() in ("auto", "none"):
-            out[k] = None                      # the setting's "not set": the engine decides (e.g. root_halving)
-        elif kind is bool:
+        if k == "preset":
+            if v not in PRESETS:
+                raise _spec_error(spec, f"unknown preset {v[:30]!r} (presets: {', '.join(PRESETS)})")
+            out[k] = v
+        elif kinds[k] is bool:
             if v.lower() not in _BOOLS:
                 raise _spec_error(spec, f"{k} must be true or false, not {v[:30]!r}")
             out[k] = _BOOLS[v.lower()]
-        elif kind is int:
+        elif kinds[k] is int:
             out[k] = _count(spec, v, -2 ** 63, 2 ** 63 - 1, k)
-        elif kind is float:
+        elif kinds[k] is float:
             try:
                 out[k] = float(v)
             except ValueError:
@@ -170,22 +167,21 @@ def _settings(spec: str, parts: list[str]) -> dict:
             if not math.isfinite(out[k]):
                 raise _spec_error(spec, f"{k} must be a finite number, not {v[:30]!r}")
         else:
-            out[k] = v
+            out[k] = None if kinds[k] is type(None) and v.lower() == "none" else v
     return out
 
 
-def _field_kind(name: str, default) -> type:
-    """The type a SearchSettings field's value is parsed to: its default's, or for a field whose default is None
-    (root_halving, own_expand_threshold, model) the first type of its annotation ("int | None" -> int)."""
-    if default is not None:
-        return type(default)
-    first = typing.get_args(typing.get_type_hints(SearchSettings)[name])[0]
-    return first if first in (bool, int, float) else str
+def _field_kind(name: str) -> type:
+    """The type a SearchSettings field's value is parsed to: its type in the default preset (a file field,
+    which may be None, is text; "none" names no file)."""
+    value = getattr(PRESETS["default"][2], name)
+    return type(None) if name in ("model", "forecast_model", "policy") else type(value)
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """'random', 'greedy', 'flatmc:N', 'ismcts:N' (iterations) or 'ismcts:Ns' (seconds); extra settings after
-    commas, e.g. 'ismcts:10000,reward=win,rollout=uniform'. A malformed spec raises BarcelonaError naming it."""
+    commas, e.g. 'ismcts:10000,preset=v0' or 'ismcts:10000,rollout_depth=38'. A malformed spec raises
+    BarcelonaError naming it."""
     if not isinstance(spec, str):
         raise BarcelonaError(f"bad bot spec: a bot spec is a text ({BOT_NAMES}), not {type(spec).__name__}")
     if not spec or len(spec) > MAX_SPEC:

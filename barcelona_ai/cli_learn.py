@@ -1,19 +1,16 @@
-"""Command line of the learned evaluation (issue #10): ``generate``, ``train``, ``evaluate``, ``calibrate`` and
-``iterate``.
+"""Command line of the learned evaluation: ``generate``, ``train``, ``train-policy``, ``evaluate`` and ``iterate``.
 
     barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
                           [--ray local|auto|ADDRESS]
     barcelona-ai train DATA_DIR... --out MODEL.json [--hidden 64,32] [--seed K] [--epochs N] [--alpha A]...
     barcelona-ai train-policy RECORD_DIR... --out POLICY.json [--l2 A] [--test-fraction F] [--seed K] [--workers W]
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
-    barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--leaf rollout|model|mix] [--seed S]
-                          [--calibration FILE|off]
-    barcelona-ai calibrate RECORD_DIR... --out FILE [--search N] [--every K] [--seed S] [--model MODEL.json]
+    barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--preset default|v0] [--seed S]
     barcelona-ai iterate --out DIR --engine SPEC [--generations N] [--games N] [--arena-games N] [--base DATA_DIR]...
 
-The work is done by datagen.py (datasets), train.py (fitting, calibration metrics, fitting the forecast
-calibration of calibration.py), expert_iteration.py (the self-play -> training -> arena loop) and evaluation.pyx
-(the network in C); this module parses arguments, calls them and prints.
+The work is done by datagen.py (datasets), train.py (fitting, calibration metrics), expert_iteration.py (the
+self-play -> training -> arena loop) and evaluation.pyx (the network in C); this module parses arguments, calls
+them and prints.
 """
 from __future__ import annotations
 
@@ -137,8 +134,8 @@ def cmd_train_policy(args: argparse.Namespace) -> int:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from .datagen import load_dataset
-    from .engine import shipped_forecast_file
     from .evaluation import ValueModel
+    from .settings import PRESETS
     from .train import calibration_metrics, metrics_by_player_count
     if args.search:
         return _evaluate_search(args)
@@ -152,45 +149,31 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             model.require_players(n, f"--model {show_path(args.model)}")
         m = calibration_metrics(model, data)
     else:                                   # each player count's rows by the network its default engine shows
-        m = metrics_by_player_count({n: ValueModel.load(shipped_forecast_file(n)) for n in counts}, data)
+        m = metrics_by_player_count({n: ValueModel.load(PRESETS['default'][n].forecast_model) for n in counts},
+                                   data)
     _print_or_dump(m, args, ", ".join(show_path(d) for d in args.data))
-    return 0
-
-
-def cmd_calibrate(args: argparse.Namespace) -> int:
-    from .train import calibrate
-    records = _records(args.records, "calibrate needs finished game records of the default engine "
-                                     "(barcelona-ai selfplay)")
-    model = f" with the value model {show_path(args.model)}" if args.model else ""
-    print(f"calibrate: the default engine's analyse{model} at {args.search} iterations (seed {args.seed}) on "
-          f"every {args.every}th decision of {len(records)} game records")
-    with bar(len(records), "calibrate", unit="game") as tick:
-        cal = calibrate(records, args.search, args.every, args.seed, on_game=tick, model=args.model)
-    _write_out(args.out, cal.to_json())
-    for n, t in sorted(cal.tables.items()):
-        print(f"{n} players, {cal.fitted[str(n)]['positions']} positions; by round: win_power "
-              f"{' '.join(f'{x:g}' for x in t.win_power)}; score_shift {' '.join(f'{x:+g}' for x in t.score_shift)}")
-    print(f"forecast calibration written to {show_path(args.out)} (search setting calibration=FILE)")
     return 0
 
 
 def _evaluate_search(args: argparse.Namespace) -> int:
     """The engine's own numbers (Engine.analyse at --search iterations) at every --every-th decision of the
     game records in the DATA folders."""
-    from .engine import Engine, Limit, shipped_forecast_file
+    from .engine import Engine, Limit
     from .evaluation import ValueModel
+    from .settings import PRESETS
     from .train import forecast_metrics, naive_tables, search_forecasts
     records = _records(args.data)
-    engine = Engine(seed=args.seed, leaf=args.leaf, calibration=args.calibration,
-                    **({"model": args.model} if args.model else {}))
-    leaf = args.leaf or "the player count's default"
+    model = {"model": args.model, "forecast_model": args.model} if args.model else {}
+    engine = Engine(seed=args.seed, preset=args.preset, **model)
     limit = Limit(iterations=args.search)
     with bar(len(records), "evaluate", unit="game") as tick:
         p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
     counts = sorted({int(n) for n in set(data["players"])})
-    models = {n: ValueModel.load(args.model or shipped_forecast_file(n)) for n in counts}   # whose numbers show
+    # the naive forecast of each player count from the training games of the network whose numbers are shown
+    models = {n: ValueModel.load(engine.settings[n].forecast_model or PRESETS["default"][n].forecast_model)
+              for n in counts}
     m = forecast_metrics(p, score, data, naive_tables(models, data))      # each model's own training games
-    _print_or_dump(m, args, f"Engine leaf={leaf}, {args.search} iterations, every {args.every}th decision")
+    _print_or_dump(m, args, f"Engine preset {args.preset}, {args.search} iterations, every {args.every}th decision")
     return 0
 
 
@@ -327,17 +310,11 @@ def register(sub) -> None:
                         "DATA folders then hold game records (barcelona-ai selfplay)")
     e.add_argument("--every", type=A.int_range(1, 1000, "a number of decisions"), default=10, metavar="K",
                    help="with --search: analyse every K-th decision of each game (default 10)")
-    e.add_argument("--leaf", choices=("rollout", "model", "mix"), default=None,
-                   help="with --search: the engine's leaf evaluation (rollout = the v0 engine; default: the "
-                        "engine's for the player count, the network after a short rollout in 2 and 4 players, mix "
-                        "in 3)")
+    e.add_argument("--preset", choices=("default", "v0"), default="default",
+                   help="with --search: the engine's preset (default: the engine players use; v0: rollouts to the "
+                        "end)")
     e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
-    e.add_argument("--calibration", metavar="FILE|off",
-                   help="with --search: the forecast calibration of the numbers shown (default: the shipped one, "
-                        "where it fits the engine's settings; off: the search's own forecasts)")
     e.set_defaults(func=cmd_evaluate, command="evaluate")
-
-    _register_calibrate(sub)
 
     _register_iterate(sub)
 
@@ -353,27 +330,6 @@ def _add_fit_options(parser) -> None:
                              "kept; default 1, 3, 10 and 30: one fit each)")
 
 
-def _register_calibrate(sub) -> None:
-    c = sub.add_parser("calibrate", help="fit the forecast calibration of the numbers analyse and hints show",
-                       description="Runs the default engine's analyse (calibration off) on game records of that "
-                                   "engine and fits, per player count and round, the power that calibrates its "
-                                   "win probabilities and the shift of its expected final scores "
-                                   "(calibration.py); writes the file the engine reads (search setting "
-                                   "calibration=FILE; the shipped one is data/forecast-calibration.json).")
-    c.add_argument("records", nargs="+", metavar="RECORD_DIR",
-                   help="folders of finished game records of the default engine, none of them test games")
-    c.add_argument("--out", required=True, metavar="FILE", help="calibration file to write (.json)")
-    c.add_argument("--search", type=A.iterations, default=2000, metavar="N",
-                   help="analyse iterations (default 2000)")
-    c.add_argument("--every", type=A.int_range(1, 1000, "a number of decisions"), default=10, metavar="K",
-                   help="analyse every K-th decision of each game (default 10)")
-    c.add_argument("--seed", type=A.seed, default=0, help="the engine's seed (default 0)")
-    c.add_argument("--model", metavar="FILE",
-                   help="value model file the engine reads (default: the shipped one of each player count); the "
-                        "table names it by its contents, so it applies once the file is shipped")
-    c.set_defaults(func=cmd_calibrate, command="calibrate")
-
-
 def _register_iterate(sub) -> None:
     i = sub.add_parser("iterate", help="expert iteration: self-play with the latest model, fit, arena, repeat",
                        description="Generation after generation: the engine plays itself with the latest "
@@ -382,7 +338,7 @@ def _register_iterate(sub) -> None:
                                    "previous model and against the baseline. Seeded; an interrupted run resumes "
                                    "(expert_iteration.py).")
     i.add_argument("--out", required=True, metavar="DIR", help="the run's folder (created if missing)")
-    i.add_argument("--engine", default="ismcts:2000,leaf=model,rollout_depth=30", metavar="SPEC",
+    i.add_argument("--engine", default="ismcts:2000", metavar="SPEC",
                    help="the engine, a bot spec that uses the model to choose its moves (each generation adds "
                         ",model=FILE)")
     i.add_argument("--generations", type=A.int_range(1, 100, "a number of generations"), default=2, metavar="N",
@@ -395,7 +351,7 @@ def _register_iterate(sub) -> None:
                    help="generation k's self-play from setup seeds K+(k-1)*games, its arenas from "
                         "K+1000000+(k-1)*arena-games")
     i.add_argument("--baseline", metavar="SPEC", help="the fixed opponent (default: the engine's budget with "
-                                                      "leaf=rollout, the v0 engine)")
+                                                      "preset=v0, the v0 engine)")
     i.add_argument("--model", metavar="MODEL", help="the starting model (default: the shipped one of --players)")
     i.add_argument("--base", action="append", metavar="DATA_DIR",
                    help="a dataset every generation's model is fitted on too (repeat it for several)")
@@ -409,4 +365,4 @@ def _register_iterate(sub) -> None:
     i.set_defaults(func=cmd_iterate, command="iterate")
 
 
-__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate", "cmd_calibrate", "cmd_iterate"]
+__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate", "cmd_iterate"]

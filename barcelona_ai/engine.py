@@ -8,24 +8,21 @@ hidden information give identical answers.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import os
 import threading
 import time
-from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
 from typing import NamedTuple
 
 from ._version import __version__
-from .calibration import CalibrationTable, ForecastCalibration
 from .core import CONSTANTS, SOURCES, State
 from .notation import describe_action_id
 from .errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
-from .evaluation import SHIPPED_MODEL, ValueModel
-from .jsonio import load_json_file, show_path
-from .search import HIDDEN_DRAW, SHIPPED_POLICY, Tree, TurnPolicy, make_params, policy_playouts
+from .evaluation import ValueModel
+from .jsonio import show_path
+from .search import HIDDEN_DRAW, Tree, TurnPolicy, policy_playouts
+from .settings import PLAYER_COUNTS, SearchSettings, preset_settings
 
 CHANCE = CONSTANTS["CHANCE"]
 TERMINAL = CONSTANTS["TERMINAL"]
@@ -33,28 +30,6 @@ TERMINAL = CONSTANTS["TERMINAL"]
 
 MAX_ITERATIONS = 10**12             # a search budget must end: about a day of search on one core at 10^7/s
 MAX_SECONDS = 1e6                   # about 11.6 days
-MAX_TOTAL_NODES = 100_000_000       # over all root-parallel trees: memory stays bounded (72 bytes a node)
-PLAYER_COUNTS = (2, 3, 4)
-# The default leaf evaluation of a 2- and a 4-player search (SearchSettings.leaf None): the network after a short
-# rollout, its forecasts reported where the leaf's own turn ends, that turn played by the learned turn policy.
-# Against v0 at equal time (0.25 s a decision, one thread): 2 players 0.630 [0.561, 0.694] over 200 games (its
-# first version 0.570 on the same setups, and 0.580 [0.511, 0.646] against the same search with the heuristic
-# finishing the turn); 1 s vs 0.25 s 0.490 of 100; 4 players, one seat against three of v0, win share 0.415
-# [0.349, 0.484] over 200 games (0.25 equal; without the turn policy 0.208 of 48). In 3 players "mix" stays: with
-# the turn policy, 0.417 [0.301, 0.543] of 60 games against it at equal iterations and 0.367 [0.256, 0.493] of 60
-# against v0 at equal time (0.333 equal; README, Strength and What was measured).
-SHORT_ROLLOUT = {"leaf": "model", "rollout_depth": 30, "forecast_at": "leaf_turn_end", "turn_policy": "learned"}
-SHORT_ROLLOUT_PLAYERS = (2, 4)      # the player counts whose default is SHORT_ROLLOUT ("mix" in the others)
-MIX = {"leaf": "mix", "rollout_depth": 0, "forecast_at": "value", "turn_policy": "rollout"}
-# Playouts blended into the win probabilities shown (SearchSettings.playouts), by player count. On the first 30
-# games of the 4-player test set te4 (README, Forecasts), every 10th decision, the search's forecasts at 2,000
-# iterations alone: Brier skill 0.192; blended half and half with 32 / 128 / 512 playouts: 0.250 / 0.260 / 0.259;
-# the playouts alone 0.225-0.252. They cost 30-50 ms a move shown from a 4-player setup, less later. In 2
-# players the playouts alone forecast far worse (te2l 0.152 against the search's 0.300) and a blend at 0.2 helps on
-# one test set and hurts on another (te2l 0.310, te2j 0.417 against 0.427); in 3 players no better (0.244 against
-# 0.240): docs/learned-evaluation.md.
-DEFAULT_PLAYOUTS = {4: 128}
-MAX_PLAYOUTS = 100_000
 PLAYOUT_TEMPERATURE = 0.5           # the turn policy's softmax temperature in them (0.25 and 1.0 forecast alike)
 PLAYOUT_TRIAL = 8                   # games that time the playouts of a call under a time limit (their cost is
                                     #   taken out of the search's time: _Search.reserve_playout_time)
@@ -79,263 +54,6 @@ class Limit:
                                       or not 0 < self.time <= MAX_SECONDS):       # refuses NaN and infinity
             raise BarcelonaError(f"Limit.time must be a number of seconds in (0, {MAX_SECONDS:.0e}], "
                                  f"not {self.time!r}")
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """Every tunable of the search (the per-call budget is a Limit)."""
-    c_uct: float = 0.7              # UCB1 exploration; rewards are in [0, 1]
-    reward: str = "mix"             # "win" (win share), "margin" (logistic of the VP margin), "mix"
-    mix_weight: float = 0.7         # weight of the win share in "mix"
-    margin_scale: float = 15.0      # VP of margin that give a margin reward of 0.73
-    rollout: str = "heuristic"      # "uniform", "heuristic" (kinds of decision weighted, doing > declining) or
-                                    #   "greedy" (the heuristic's kind, then the best static value of that kind;
-                                    #   no stronger at equal iterations and half as fast: README)
-    bias_weight: float = 0.0        # progressive bias from the rollout policy's prior
-    leaf_weight: float = 0.0        # weight of a static evaluation of the leaf, blended with the rollout
-    turn_horizon: bool = False      # the tree holds only the searcher's current turn (rollouts from its end)
-    widen_c: float = 0.0            # progressive widening: at most widen_c * visits^widen_alpha + 1 children,
-    widen_alpha: float = 0.5        #   added in the rollout policy's order (0 = try every action first)
-    expand_threshold: int = 30      # visits a node needs before it gets children (the rollout policy decides
-                                    #   at nodes visited less)
-    own_expand_threshold: int | None = None  # the same inside the searcher's own turn (a node where the
-                                    #   searcher decides again after its own action); None: expand_threshold.
-                                    #   1: the turn's decisions are searched from the first visit (README)
-    root_halving: bool | None = None  # sequential halving over the root actions instead of UCB1 (best_move,
-                                    #   hints, analyse: one root policy, so they agree); None = in 4-player
-                                    #   games (arena vs flat MC: better in 4 players, worse in 2 and 3).
-                                    #   Analysis streams use UCB1: halving needs the whole budget up front.
-    max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
-    threads: int = 1                # root-parallel trees, merged at the root
-    reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
-                                    # (answers then depend on earlier calls; analysis leaves it off)
-    leaf: str | None = None         # how a leaf is valued: "rollout" (play to the end: the v0 engine), "model"
-                                    #   (the learned evaluation, evaluation.pyx), "mix" (both), "playout" (as
-                                    #   "mix", the game played to its end by the learned turn policy in every
-                                    #   seat; the other settings SHORT_ROLLOUT's where None). With "model", "mix"
-                                    #   and "playout" the win probabilities and expected scores reported are the
-                                    #   evaluation's forecasts at the leaves (calibrated: README, Measurements).
-                                    #   None = by player count: SHORT_ROLLOUT in 2 and 4 players, "mix" in 3
-    rollout_depth: int | None = None  # leaf="model"/"mix": rollout-policy actions played before the evaluation
-                                    #   (then, with evaluate_at="turn_end", the rest of the turn they end in).
-                                    #   leaf="model" with 30, 2 players, against v0: 0.58 at 2,000 equal
-                                    #   iterations, 0.52 at 7,750, 0.552 at equal time (README, What was
-                                    #   measured). None: 30 where leaf is None in 2 and 4 players or "playout",
-                                    #   else 0
-    model_weight: float = 0.0       # leaf="mix"/"playout": the evaluation's weight in the value the search
-                                    #   maximises. 0: the tree is v0's (same moves at the same seed and
-                                    #   iterations), only the numbers are forecasts; arena: 0.3 and leaf="model"
-                                    #   played no better (README, What was measured)
-    evaluate_at: str = "turn_end"   # leaf="model"/"mix": where the network evaluates: at the state the leaf (and
-                                    #   rollout_depth) reach ("leaf"), or at the "turn_end" the rollout policy
-                                    #   reaches from there (a state between turns)
-    forecast_at: str | None = None  # leaf="model"/"mix": the numbers reported (win probabilities, expected
-                                    #   scores) are the evaluation that values the leaf ("value"), or the network
-                                    #   where the rollout policy ends the leaf's own turn ("leaf_turn_end"; with
-                                    #   rollout_depth, a second evaluation on the way: the same moves, and
-                                    #   forecasts the policy's further actions do not lower: README, Forecasts).
-                                    #   None: "leaf_turn_end" where leaf is None in 2 and 4 players, else "value"
-    turn_policy: str | None = None  # with forecast_at="leaf_turn_end": the leaf's own turn is played by the
-                                    #   "rollout" policy or by the "learned" turn policy (data/turn-policy.json,
-                                    #   policy_train.py; docs/learned-evaluation.md). None: "learned" where leaf
-                                    #   is None in 2 and 4 players (SHORT_ROLLOUT), else "rollout"
-    turn_temperature: float = 0.25  # the learned turn policy's softmax temperature (0: its best action)
-    expand_order: str = "rollout"   # the untried action a node adds next: the rollout policy's choice among them
-                                    #   ("rollout"), or the learned turn policy's ("learned": placements stay the
-                                    #   heuristic's; needs turn_policy="learned")
-    root_arms: int = 0              # with root_halving: sequential halving over only this many root actions, the
-                                    #   priors' best (placements: the heuristic's; other decisions: the learned
-                                    #   turn policy's where turn_policy="learned"); 0: every root action. A root
-                                    #   searched by UCB1 (2 and 3 players, analysis streams) reads every action
-    policy: str | None = None       # turn policy file for turn_policy="learned" (None: the shipped one)
-    model: str | None = None        # value model file for leaf="model"/"mix" (None: the shipped one of the
-                                    #   player count: SHIPPED_MODEL_FILES, else evaluation.SHIPPED_MODEL); a
-                                    #   search in a player count the file was not fitted on is refused
-    forecast_model: str | None = None   # value model file whose forecasts are the numbers shown (hints, analyse),
-                                    #   where model's values are those the search maximises: the same moves.
-                                    #   None: the player count's shipped forecast model where model is None too
-                                    #   (SHIPPED_FORECAST_FILES: 4 players), else the model's own forecasts
-    choose: str = "visits"          # the move chosen among the root actions: "visits" (the halving survivor,
-                                    #   else the most visited), "win" (the highest win probability among the
-                                    #   actions with at least CLOSE_SHARE of the most visited one's visits), or
-                                    #   "forecast" (the highest reported win probability among the actions that
-                                    #   pass the hints' visits rule)
-    calibration: str | None = None  # the forecast calibration of the numbers shown (calibration.py): a file, None
-                                    #   for the shipped one, or "off" (the search's own forecasts). A table
-                                    #   applies only to the settings it was fitted for (calibration_key); the
-                                    #   moves never depend on it
-    playouts: int | None = None     # games played out to the end by the learned turn policy (every seat, at
-                                    #   PLAYOUT_TEMPERATURE; the `policy` file) after each move whose numbers are
-                                    #   shown, from determinizations of what the searcher sees: their mean win
-                                    #   shares are blended into the win probabilities shown (playout_weight).
-                                    #   The moves never depend on them. None: DEFAULT_PLAYOUTS by player count
-                                    #   (4 players; in 2 and 3 they did not help: README, What was measured); 0: none
-    playout_weight: float = 0.5     # the playouts' share of the win probabilities shown
-
-    def for_players(self, players: int) -> SearchSettings:
-        """The settings a search of a `players`-player game runs with: every None made the player count's
-        default (leaf, rollout_depth, forecast_at and turn_policy: SHORT_ROLLOUT in 2 and 4 players where leaf is
-        None and with leaf "playout", else MIX's; root_halving in 4 players; model: the player count's file in
-        SHIPPED_MODEL_FILES; forecast_model: its file in SHIPPED_FORECAST_FILES where model is None too; playouts:
-        DEFAULT_PLAYOUTS)."""
-        if self.leaf == "playout":
-            bundle = {**SHORT_ROLLOUT, "leaf": "playout"}
-        elif players in SHORT_ROLLOUT_PLAYERS and self.leaf is None:
-            bundle = SHORT_ROLLOUT
-        else:
-            bundle = MIX
-        shipped = self.model is None
-        return replace(self, **{k: bundle[k] if getattr(self, k) is None else getattr(self, k) for k in bundle},
-                       root_halving=players == 4 if self.root_halving is None else self.root_halving,
-                       playouts=DEFAULT_PLAYOUTS.get(players, 0) if self.playouts is None else self.playouts,
-                       model=str(SHIPPED_MODEL_FILES[players]) if shipped and players in SHIPPED_MODEL_FILES
-                       else self.model,
-                       forecast_model=str(SHIPPED_FORECAST_FILES[players])
-                       if shipped and self.forecast_model is None and players in SHIPPED_FORECAST_FILES
-                       else self.forecast_model)
-
-    def params(self) -> dict:
-        """The settings the compiled search reads (validated by search.make_params), of settings for_players
-        has made whole."""
-        return make_params(**{k: v for k, v in asdict(self).items()
-                              if k not in ("threads", "reuse_tree", "root_halving", "model", "forecast_model",
-                                           "choose", "policy", "calibration", "playouts", "playout_weight")})
-
-    def calibration_key(self) -> dict:
-        """What a forecast calibration is fitted for, of settings for_players has made whole: every setting that
-        changes the search's forecasts (threads, tree reuse, the node cap, the choice rule and the calibration
-        itself aside), with the value model and the turn policy named by their files' contents (None where the
-        search does not read them), so that a new model or policy file never takes an old table."""
-        key = {k: v for k, v in asdict(self).items()
-               if k not in ("threads", "reuse_tree", "max_nodes", "choose", "calibration")}
-        key["model"] = None if self.leaf == "rollout" else _fingerprint(self.model, SHIPPED_MODEL, "model")
-        key["forecast_model"] = key["model"] if self.leaf == "rollout" or self.forecast_model is None else \
-            _fingerprint(self.forecast_model, SHIPPED_MODEL, "forecast_model")
-        key["policy"] = (_fingerprint(self.policy, SHIPPED_POLICY, "policy")
-                         if self.turn_policy == "learned" or self.playouts else None)
-        if not self.playouts:
-            key["playout_weight"] = None                # no playouts: their weight changes nothing
-        return key
-
-    def learned_turn_policy(self) -> TurnPolicy | None:
-        """The learned turn policy the search plays a leaf's turn with (None unless turn_policy="learned")."""
-        return self._policy_file() if self.turn_policy == "learned" else None
-
-    def playout_policy(self) -> TurnPolicy | None:
-        """The learned turn policy that plays the playouts of the numbers shown (None without playouts)."""
-        return self._policy_file() if self.playouts else None
-
-    def _policy_file(self) -> TurnPolicy:
-        if self.policy is None:
-            return _shipped_turn_policy()
-        if not isinstance(self.policy, str):
-            raise BarcelonaError(f"search setting policy must be a file path or None, not {self.policy!r}")
-        return TurnPolicy.load(self.policy)
-
-    def value_model(self) -> ValueModel | None:
-        """The value network the search evaluates leaves with (None for leaf="rollout")."""
-        if self.leaf == "rollout":
-            return None
-        return _model_file(self.model, "model")
-
-    def forecast_value_model(self) -> ValueModel | None:
-        """The value network whose forecasts the search reports (value_model()'s where forecast_model is None)."""
-        if self.leaf == "rollout" or self.forecast_model is None:
-            return self.value_model()
-        return _model_file(self.forecast_model, "forecast_model")
-
-
-def _model_file(path: str | None, setting: str) -> ValueModel:
-    """The value model a search setting names (None: SHIPPED_MODEL); the package's files are loaded once."""
-    if path is None:
-        return _shipped_model(str(SHIPPED_MODEL))
-    if not isinstance(path, str):
-        raise BarcelonaError(f"search setting {setting} must be a file path or None, not {path!r}")
-    return _shipped_model(path) if path in _SHIPPED_MODEL_PATHS else ValueModel.load(path)
-
-
-SHIPPED_MODEL_FILES = {2: SHIPPED_MODEL.with_name("value-model-2p.json")}
-"""The player counts whose default engine (model None) maximises the values of a model of its own: in 2 players the
-network refitted on the 2-player default's self-play; 3 and 4 players read SHIPPED_MODEL (a 4-player refit forecast
-4-player games better, but the default played no better with it: docs/learned-evaluation.md, README What was
-measured)."""
-SHIPPED_FORECAST_FILES = {4: SHIPPED_MODEL.with_name("value-model-4p.json")}
-"""The player counts whose default engine shows the forecasts of another model than the one whose values it
-maximises: in 4 players the network fitted to the 4-player default's own games (the numbers shown are about how its
-games end), while its moves keep SHIPPED_MODEL's values (docs/learned-evaluation.md, "The 4-player forecasts")."""
-_SHIPPED_MODEL_PATHS = {str(path) for path in (SHIPPED_MODEL, *SHIPPED_MODEL_FILES.values(),
-                                               *SHIPPED_FORECAST_FILES.values())}   # loaded once
-_SHIPPED: dict = {}                  # file path -> the shipped ValueModel loaded from it
-_SHIPPED_POLICY: list = []
-_SHIPPED_CALIBRATION: list = []
-_FINGERPRINTS: dict = {}             # (real path, mtime, size) -> the file's fingerprint (_fingerprint)
-
-
-def shipped_model_file(players: int) -> Path:
-    """The value model file whose values the default engine maximises in `players`-player games."""
-    return SHIPPED_MODEL_FILES.get(players, SHIPPED_MODEL)
-
-
-def shipped_forecast_file(players: int) -> Path:
-    """The value model file whose forecasts the default engine shows in `players`-player games."""
-    return SHIPPED_FORECAST_FILES.get(players, shipped_model_file(players))
-
-
-def _fingerprint(path: str | None, shipped: Path, setting: str) -> str:
-    """Which JSON file a search setting names, by its contents: "sha256:" and the first 16 hex digits of the
-    SHA-256 of the document written compactly with sorted keys (so neither layout nor line endings count;
-    `shipped` where the setting is None). Errors name the setting."""
-    if path is None:
-        path = shipped
-    elif not isinstance(path, str):
-        raise BarcelonaError(f"search setting {setting} must be a file path or None, not {path!r}")
-    try:
-        stat = os.stat(path)
-        seen = (os.path.realpath(path), stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        seen = None                                   # load_json_file says why
-    if seen in _FINGERPRINTS:
-        return _FINGERPRINTS[seen]
-    try:
-        doc = load_json_file(path, f"search setting {setting}")
-    except BarcelonaError as exc:
-        raise BarcelonaError(f"{path}: {exc}") from None
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
-    fingerprint = "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
-    if seen is not None:
-        _FINGERPRINTS[seen] = fingerprint
-    return fingerprint
-
-
-def _calibration_tables(settings: SearchSettings) -> dict[int, CalibrationTable | None]:
-    """Per player count, the forecast calibration table of the numbers shown (None where the file has none for
-    the settings the player count resolves to, or settings.calibration is "off")."""
-    if settings.calibration == "off":
-        return {n: None for n in PLAYER_COUNTS}
-    if settings.calibration is None:
-        if not _SHIPPED_CALIBRATION:
-            _SHIPPED_CALIBRATION.append(ForecastCalibration.default())
-        calibration = _SHIPPED_CALIBRATION[0]
-    elif isinstance(settings.calibration, str):
-        calibration = ForecastCalibration.load(settings.calibration)
-    else:
-        raise BarcelonaError(f'search setting calibration must be a file path, "off" or None, not '
-                             f'{settings.calibration!r}')
-    return {n: calibration.table(n, settings.for_players(n).calibration_key()) for n in PLAYER_COUNTS}
-
-
-def _shipped_turn_policy() -> TurnPolicy:
-    """The package's turn policy, loaded once per process."""
-    if not _SHIPPED_POLICY:
-        _SHIPPED_POLICY.append(TurnPolicy.load(SHIPPED_POLICY))     # the file calibration_key fingerprints
-    return _SHIPPED_POLICY[0]
-
-
-def _shipped_model(path: str) -> ValueModel:
-    """One of the package's value models (SHIPPED_MODEL or SHIPPED_MODEL_FILES), loaded once per process."""
-    if path not in _SHIPPED:
-        _SHIPPED[path] = ValueModel.load(path)
-    return _SHIPPED[path]
 
 
 @dataclass
@@ -390,15 +108,6 @@ class Analysis:
         return asdict(self)
 
 
-def _check_playout_settings(settings: SearchSettings) -> None:
-    n, w = settings.playouts, settings.playout_weight
-    if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_PLAYOUTS):
-        raise BarcelonaError(f"search setting playouts must be None or an integer from 0 to {MAX_PLAYOUTS:,}, "
-                             f"not {n!r}")
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0.0 <= w <= 1.0:
-        raise BarcelonaError(f"search setting playout_weight must be a number from 0 to 1, not {w!r}")
-
-
 def _mix_seed(a: int, b: int) -> int:
     x = (a * 0x9E3779B97F4A7C15 + b + 0x632BE59BD9B4E019) & 0xFFFFFFFFFFFFFFFF
     x ^= x >> 31
@@ -444,20 +153,18 @@ class _Search:
     is sliced (analysis streams)."""
 
     def __init__(self, state: State, player: int, call_seed: int, trees: list[Tree], limit: Limit,
-                 halving: bool, choose: str = "visits"):
+                 halving: bool):
         self.state = state
         self.player = player
         self.call_seed = call_seed
         self.trees = trees
         self.halving = halving
-        self.choose = choose                        # SearchSettings.choose
         n = len(trees)
         its = limit.iterations or 0
         self.left = [its // n + (1 if i < its % n else 0) for i in range(n)] if its else None
         self.deadline = time.monotonic() + limit.time if limit.time else None
         self.stopped = False
         self.forecast_model: ValueModel | None = None   # the network whose forecasts are shown (their error)
-        self.calibration: CalibrationTable | None = None    # of the numbers shown, if one fits the settings
         self.playouts = 0                           # SearchSettings.playouts, playout_weight and their policy
         self.playout_weight = 0.0
         self.playout_policy: TurnPolicy | None = None
@@ -467,13 +174,6 @@ class _Search:
 
     def _root_iterations(self) -> int:
         return sum(t.root_stats()["iterations"] for t in self.trees)
-
-    def shown(self, win: list[float], expected: list[float]) -> tuple[list[float], list[float]]:
-        """The numbers a person reads of the search's forecasts (win probabilities, expected final scores):
-        calibrated where a calibration fits the settings."""
-        if self.calibration is None:
-            return win, expected
-        return self.calibration.apply(self.state.round_number, self.state.scores(), win, expected)
 
     def blended(self, key: int, win: list[float]) -> list[float]:
         """The win probabilities shown of root action `key`: the search's forecasts `win`, blended with the mean
@@ -565,44 +265,29 @@ class _Search:
 
 
 class Engine:
-    """ISMCTS engine. ``Engine(seed=1, threads=2, reward="win")``; the settings are SearchSettings fields.
+    """ISMCTS engine: ``Engine(seed=1)`` plays the default preset of each player count (settings.PRESETS),
+    ``Engine(preset="v0")`` the first engine; other keywords are SearchSettings fields that override the preset's
+    for every player count (``Engine(seed=1, threads=2)``), or `settings` gives them whole (a SearchSettings for
+    every player count, or {players: SearchSettings}).
 
     Every answer for player p is computed from p's observation only (A6): the search determinizes from it, the
     call's seed is drawn from it, and moves and main lines are written on a determinization of it, with other
     players' placements written without the citizens p cannot see. Ctrl-C during a call stops the search within
     a fraction of a second and raises SearchInterrupted (a KeyboardInterrupt) carrying the answer so far."""
 
-    def __init__(self, seed: int = 0, settings: SearchSettings | None = None, **overrides):
+    def __init__(self, seed: int = 0, settings: SearchSettings | Mapping[int, SearchSettings] | None = None,
+                 preset: str = "default", **overrides):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise BarcelonaError(f"seed must be a non-negative integer, not {seed!r}")
-        if settings is not None and not isinstance(settings, SearchSettings):
-            raise BarcelonaError(f"settings must be a SearchSettings, not {type(settings).__name__}")
-        unknown = sorted(set(overrides) - set(SearchSettings.__dataclass_fields__))
-        if unknown:
-            raise BarcelonaError(f"unknown search setting {unknown[0]!r}")
         self.seed = seed
-        self.settings = SearchSettings(**{**asdict(settings or SearchSettings()), **overrides})
-        if isinstance(self.settings.threads, bool) or not isinstance(self.settings.threads, int) or \
-                not 1 <= self.settings.threads <= 64:
-            raise BarcelonaError(f"search setting threads must be 1..64, not {self.settings.threads!r}")
-        if self.settings.choose not in CHOICE_RULES:
-            raise BarcelonaError(f"search setting choose must be one of {', '.join(CHOICE_RULES)}, not "
-                                 f"{self.settings.choose!r}")
-        _check_playout_settings(self.settings)
-        if self.settings.root_halving not in (None, True, False):
-            raise BarcelonaError(f"search setting root_halving must be true, false or None, not "
-                                 f"{self.settings.root_halving!r}")
-        resolved = {n: self.settings.for_players(n) for n in PLAYER_COUNTS}
-        self._params = {n: r.params() for n, r in resolved.items()}
-        self._model = {n: r.value_model() for n, r in resolved.items()}
-        self._forecast_model = {n: r.forecast_value_model() for n, r in resolved.items()}
-        self._turn_policy = {n: r.learned_turn_policy() for n, r in resolved.items()}
-        self._playouts = {n: (r.playouts, r.playout_weight, r.playout_policy()) for n, r in resolved.items()}
-        self._calibration = _calibration_tables(self.settings)
-        if self.settings.threads * self.settings.max_nodes > MAX_TOTAL_NODES:
-            raise BarcelonaError(f"search settings threads x max_nodes ({self.settings.threads} x "
-                                 f"{self.settings.max_nodes}) exceed {MAX_TOTAL_NODES:,} nodes "
-                                 f"({MAX_TOTAL_NODES * Tree.node_bytes() / 2**30:.1f} GiB)")
+        self.preset = preset
+        self.settings = _engine_settings(settings, preset, overrides)
+        s = self.settings
+        self._params = {n: r.params() for n, r in s.items()}
+        self._model = {n: r.value_model() for n, r in s.items()}
+        self._forecast_model = {n: r.forecast_value_model() for n, r in s.items()}
+        self._turn_policy = {n: r.learned_turn_policy() for n, r in s.items()}
+        self._playouts = {n: (r.playouts, r.playout_weight, r.playout_policy()) for n, r in s.items()}
         self._last: _LastSearch | None = None  # the last search, whose trees a continuation may reuse
         self._running: _Search | None = None
         self._iterations_done = 0               # iterations of the searches run so far (the running one's not)
@@ -655,16 +340,11 @@ class Engine:
     def _check_model(self, players: int) -> None:
         """BarcelonaError where a value model the search would read was not fitted on `players`-player games
         (a model file's "players"): its forecasts there would be uncalibrated."""
-        resolved = self.settings.for_players(players)
+        settings = self.settings[players]
         value, forecast = self._model[players], self._forecast_model[players]
         for setting, model in (("model", value), ("forecast_model", None if forecast is value else forecast)):
             if model is not None:
-                path = getattr(resolved, setting) or resolved.model or SHIPPED_MODEL
-                model.require_players(players, f"search setting {setting} {show_path(path)}")
-
-    def _halving(self, state: State) -> bool:
-        """Whether choosing a move spreads the root budget by sequential halving (see SearchSettings)."""
-        return bool(self.settings.for_players(state.num_players).root_halving)
+                model.require_players(players, f"search setting {setting} {show_path(getattr(settings, setting))}")
 
     def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = True,
                forecasts: bool = True, shown: int = 0) -> _Search:
@@ -678,22 +358,22 @@ class Engine:
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
         self._check_model(state.num_players)
-        halving = choosing and self._halving(state)
+        n = state.num_players
+        settings = self.settings[n]
+        halving = choosing and settings.root_halving
         call_seed = _mix_seed(self.seed, state.observation_hash(player))
-        trees = self._reused_trees(state, player, forecasts) if self.settings.reuse_tree else None
+        trees = self._reused_trees(state, player, forecasts) if settings.reuse_tree else None
         if trees is None:
-            n = state.num_players
             trees = [Tree(state, player, self._params[n], _mix_seed(call_seed, i), self._model[n],
-                          self._turn_policy[n], self._forecast_model[n]) for i in range(self.settings.threads)]
-        if self.settings.reuse_tree:
+                          self._turn_policy[n], self._forecast_model[n]) for i in range(settings.threads)]
+        if settings.reuse_tree:
             self._last = _LastSearch(player, tuple(state.history()), state.clone(), trees, forecasts)
         for t in trees:
             t.forecasts = forecasts
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
-        search = _Search(state, player, call_seed, trees, limit, halving, self.settings.choose)
-        search.forecast_model = self._forecast_model[state.num_players]
-        search.calibration = self._calibration[state.num_players]
-        search.playouts, search.playout_weight, search.playout_policy = self._playouts[state.num_players]
+        search = _Search(state, player, call_seed, trees, limit, halving)
+        search.forecast_model = self._forecast_model[n]
+        search.playouts, search.playout_weight, search.playout_policy = self._playouts[n]
         search.reserve_playout_time(min(shown, len(state.legal_actions())))
         return search
 
@@ -728,10 +408,10 @@ class Engine:
     # -- the calls ----------------------------------------------------------------------------------------
     def best_move(self, state: State, limit: Limit, viewpoint: int | None = None) -> int:
         """The action id to play: the sequential-halving survivor (the one with most visits among the threads'
-        survivors), else the most visited root action; ties go to the lower id (_root_order). With
-        choose="visits" (the default) no move depends on the numbers shown, and the search skips what serves
-        only them (Tree.forecasts): the move hints and analyse name at the same seed and budget, sooner."""
-        search = self._start(state, limit, viewpoint, forecasts=self.settings.choose != "visits")
+        survivors), else the most visited root action; ties go to the lower id (_root_order). No move depends on
+        the numbers shown, so the search skips what serves only them (Tree.forecasts): the move hints and analyse
+        name at the same seed and budget, sooner."""
+        search = self._start(state, limit, viewpoint, forecasts=False)
         return self._finish(search, _best_action)
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:
@@ -832,26 +512,17 @@ def _move_info(search: _Search, view: State, keys: list[int], stats: dict, main:
 
 def _shown_stats(search: _Search, key: int, stats: dict) -> tuple[list[float], list[float]]:
     """Root action `key`'s numbers (win probabilities, expected final scores) as shown: the mean forecasts of
-    its statistics `stats`, blended with its playouts (_Search.blended), calibrated (_Search.shown)."""
+    its statistics `stats`, the win probabilities blended with its playouts (_Search.blended)."""
     v = max(stats["visits"], 1)
-    return search.shown(search.blended(key, [x / v for x in stats["win"]]), [x / v for x in stats["score"]])
+    return search.blended(key, [x / v for x in stats["win"]]), [x / v for x in stats["score"]]
 
 
 # A hint after the first is shown only when its numbers rest on this share of the search's iterations (and on at
 # least HINT_MIN_VISITS visits): rarer plans are the search's exploration, not its opinion.
 HINT_MIN_SHARE = 0.01
 HINT_MIN_VISITS = 10
-CHOICE_RULES = ("visits", "win", "forecast")
-# choose="win": the actions whose visits are at least this share of the most visited one's are the search's close
-# candidates; the one with the highest win probability among them is chosen (the search's visits follow its
-# reward, which mixes win and margin; between close candidates they also follow the seed). A setting the arena
-# rejected (README, What was measured), kept for the stable-hints row it reproduces.
-CLOSE_SHARE = 0.5
-
-
 def _visits_floor(kids: dict) -> float:
-    """The visits a root action's numbers must rest on to be shown after the first hint (or chosen by
-    choose="forecast")."""
+    """The visits a root action's numbers must rest on to be shown after the first hint."""
     return max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(st["visits"] for st in kids.values()))
 
 
@@ -869,7 +540,7 @@ def _hints(search: _Search, top: int) -> list[MoveInfo]:
         if shown and st["visits"] < floor:
             continue
         tree, node = _busiest_ref(st)
-        keys, end = _main_plan(tree, node, player, [key], search.choose, floor)
+        keys, end = _main_plan(tree, node, player, [key])
         shown.append(_move_info(search, view, keys, st, _main_line(view, player, keys, tree, end)))
         if len(shown) == top:
             break
@@ -911,7 +582,7 @@ def _root_sums(trees: list[Tree], k: int) -> tuple[int, list[float], list[float]
 def _root_value(search: _Search) -> tuple[list[float], list[float]]:
     """The position's value with best play (KataGo's rootInfo): every player's win probability and expected
     final score at the engine's best move (the first in _root_order), so that analyse, hints and best_move
-    agree; as shown (_Search.shown)."""
+    agree; as shown (_shown_stats)."""
     best = _root_order(search)[0]
     return _shown_stats(search, best, search.merged().root_children()[best])
 
@@ -966,37 +637,11 @@ def _analysis(search: _Search, top: int) -> Analysis:
 # tree walking helpers
 
 def _root_order(search: _Search) -> list[int]:
-    """Root actions in the engine's order of preference. choose="visits": the sequential-halving survivors first
-    (if it ran), then by visits. choose="forecast": the actions whose numbers pass the hints' visits rule
-    (_visits_floor) by their reported win probability for the searching player (then expected score), then the
-    others by visits. choose="win": the visits order with _best_close's action first. Ties go to the lower id."""
-    merged = search.merged()
-    kids = merged.root_children()
-    if search.choose == "forecast":
-        floor = _visits_floor(kids)
-        return sorted(kids, key=lambda k: _preference({**kids[k], "key": k}, search.player, "forecast", floor),
-                      reverse=True)
-    survivors = {t.survivor for t in merged.trees} - {None}
-    order = sorted(kids, key=lambda k: (k not in survivors, -kids[k]["visits"], k))
-    if search.choose == "win":
-        best = _best_close(kids, search.player)
-        order.remove(best)
-        order.insert(0, best)
-    return order
-
-
-def _close_floor(visits) -> float:
-    """choose="win": the visits an action needs to be one of the search's close candidates (CLOSE_SHARE of the
-    most visited one's, at least 1)."""
-    return max(1.0, CLOSE_SHARE * max(visits))
-
-
-def _best_close(kids: dict, player: int) -> int:
-    """choose="win": of {key: statistics} at one of `player`'s decisions, the close candidate (_close_floor) with
-    the highest win probability for `player`, ranked as choose="forecast" ranks (_preference: then expected
-    score, visits, the lower id); with nothing visited, the lowest id."""
-    floor = _close_floor(st["visits"] for st in kids.values())
-    return max(kids, key=lambda k: _preference({**kids[k], "key": k}, player, "forecast", floor))
+    """Root actions in the engine's order of preference: the sequential-halving survivors first (if it ran), then
+    by visits; ties go to the lower id."""
+    kids = search.merged().root_children()
+    survivors = {t.survivor for t in search.trees} - {None}
+    return sorted(kids, key=lambda k: (k not in survivors, -kids[k]["visits"], k))
 
 
 def _notation(state: State, keys: list[int]) -> list[str]:
@@ -1011,28 +656,21 @@ def _notation(state: State, keys: list[int]) -> list[str]:
     return out
 
 
-def _main_plan(tree: Tree, node: int, player: int, keys: list[int], choose: str, floor: float):
+def _main_plan(tree: Tree, node: int, player: int, keys: list[int]):
     """A first move's turn plan: the player's own decisions below `node` until someone else or chance decides,
-    each the one the engine prefers there (choose="visits": the most visited; "forecast": the highest win
-    probability among those visited at least `floor` times, else the most visited; "win": the same among the
-    close candidates, _close_floor, as _best_close). Returns (keys, end node)."""
-    rule = "forecast" if choose == "win" else choose            # "win": the forecast's ranking, close candidates
+    each the most visited there (ties: the lower id). Returns (keys, end node)."""
     while tree.node(node)["to_move"] == player:
         kids = {c: nd for c in tree.children(node) if (nd := tree.node(c))["visits"] > 0}
         if not kids:
             break
-        at_least = _close_floor(nd["visits"] for nd in kids.values()) if choose == "win" else floor
-        node = max(kids, key=lambda c: _preference(kids[c], player, rule, at_least))
+        node = max(kids, key=lambda c: _preference(kids[c]))
         keys = keys + [kids[node]["key"]]
     return keys, node
 
 
-def _preference(nd: dict, player: int, choose: str, floor: float) -> tuple:
-    """Sort key of a child at one of the player's own decisions (larger is preferred; ties: lower id)."""
-    v = nd["visits"]
-    if choose == "forecast" and v >= floor:
-        return (1, nd["win"][player] / v, nd["score"][player] / v, v, -nd["key"])
-    return (0, 0.0, 0.0, v, -nd["key"])
+def _preference(nd: dict) -> tuple:
+    """Sort key of a child (larger is preferred): its visits, then the lower id."""
+    return (nd["visits"], -nd["key"])
 
 
 def _main_line(view: State, player: int, keys: list[int], tree: Tree, node: int, length: int = 12) -> list[str]:
@@ -1044,7 +682,7 @@ def _main_line(view: State, player: int, keys: list[int], tree: Tree, node: int,
         kids = tree.children(node)
         if not kids:
             break
-        node = max(kids, key=lambda c: _preference(tree.node(c), player, "visits", 0.0))
+        node = max(kids, key=lambda c: _preference(tree.node(c)))
         if tree.node(node)["visits"] == 0:
             break
         line_keys.append(tree.node(node)["key"])
@@ -1069,3 +707,18 @@ def _main_line(view: State, player: int, keys: list[int], tree: Tree, node: int,
             out.append(f"{who}: {text}")
         s.apply(a)
     return out
+
+
+def _engine_settings(settings, preset: str, overrides: dict) -> dict[int, SearchSettings]:
+    """{players: SearchSettings} of an Engine: `settings` (one for every player count, or a mapping by player
+    count) or the preset's, with the overrides applied (each checked for every player count)."""
+    if settings is None:
+        return preset_settings(preset, **overrides)
+    if preset != "default":
+        raise BarcelonaError("give a preset or settings, not both")
+    if isinstance(settings, SearchSettings):
+        settings = {n: settings for n in PLAYER_COUNTS}
+    if not isinstance(settings, Mapping) or set(settings) != set(PLAYER_COUNTS) or \
+            not all(isinstance(v, SearchSettings) for v in settings.values()):
+        raise BarcelonaError("settings must be a SearchSettings or {players: SearchSettings} for 2, 3 and 4 players")
+    return {n: settings[n].replace(**overrides) for n in PLAYER_COUNTS}

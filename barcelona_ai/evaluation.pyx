@@ -11,8 +11,7 @@ the global block, the seat (index, relative scores), its own block, then the oth
 come; win probabilities are the raw shares to the calibrated power `win_power`, normalised over the seats;
 the expected final score is the current score plus what is still to come (never negative).
 
-The weights are data files (data/value-model.json; 2 players read data/value-model-2p.json: engine.SHIPPED_MODEL_FILES;
-the numbers shown in 4 players are data/value-model-4p.json's: engine.SHIPPED_FORECAST_FILES) written by
+The weights are data files (data/value-model*.json; settings.PRESETS names the file each player count reads) written by
 `barcelona-ai train` (the [train] extra: scikit-learn); inference is plain C, without the GIL or any Python object, so
 the base install needs no ML library. ValueModel is the Python handle that owns the C arrays.
 """
@@ -490,8 +489,8 @@ cdef class ValueModel:
 
     @classmethod
     def default(cls):
-        """The package's general model (data/value-model.json, read in 3 and 4 players; engine.shipped_model_file
-        names the file of each player count)."""
+        """The package's general model (data/value-model.json; settings.PRESETS names the file of each player
+        count)."""
         return cls.load(SHIPPED_MODEL)
 
     def predict(self, State state):

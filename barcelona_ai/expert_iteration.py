@@ -1,4 +1,4 @@
-"""Expert iteration (issue #10): the engine plays itself with the latest model, a new model is fitted to those
+"""Expert iteration: the engine plays itself with the latest model, a new model is fitted to those
 games, and the arena measures the engine with the new model against the engine with the old one and against a
 fixed baseline (v0), generation after generation: KataGo's self-play -> training -> gating loop.
 
@@ -14,10 +14,10 @@ A run is a folder:
 
 Gating: a model is accepted when the engine with it scores a win share of at least `gate` against the engine with
 the previous accepted model; the next generation's self-play uses the last accepted model. The engine is a bot
-spec without a model (e.g. ``ismcts:2000,leaf=model,rollout_depth=30``); each generation adds
-``,model=<file>``. With ``leaf="mix"`` and ``model_weight=0`` (the 3-player default) the model does not change
-the moves, so the generations would all play the same games: the engine must use the model at the plan's player
-count (leaf="model", the 2- and 4-player default, or a model_weight above 0).
+spec without a model (e.g. ``ismcts:2000``); each generation adds ``,model=<file>``. With leaf "mix" (the
+3-player default) or "rollout" the model does not change the moves, so the generations would all play the same
+games: the engine must value its leaves with the model at the plan's player count (leaf "model", the 2- and
+4-player default).
 
 Every step is seeded and resumes where an interrupted run stopped: the self-play and the arena keep the records
 already written, the dataset its shards, a written model is not fitted again, and a generation in
@@ -35,11 +35,11 @@ from typing import Callable
 from .arena import MatchResult, match
 from .bots import check_bot_spec, make_bot
 from .datagen import DataPlan, generate, load_dataset, record_files
-from .engine import shipped_model_file
 from .errors import BarcelonaError
 from .evaluation import ValueModel
 from .jsonio import load_json_file
 from .selfplay import run_selfplay
+from .settings import PRESETS
 from .train import TrainSettings, train
 
 ARENA_SEED_OFFSET = 1_000_000
@@ -52,7 +52,7 @@ class IterationPlan:
     games: int = 500                  # self-play games a generation
     arena_games: int = 100            # games of each arena (a multiple of `players`: seat rotation)
     seed: int = 0
-    baseline: str | None = None       # the fixed opponent (None: the engine's budget with leaf=rollout, v0)
+    baseline: str | None = None       # the fixed opponent (None: the engine's budget with preset=v0)
     model: str | None = None          # the starting model (None: the shipped one)
     base: tuple[str, ...] = ()        # dataset folders every generation's model is fitted on too
     window: int | None = None         # fit on the datasets of the last `window` generations (None: all)
@@ -61,7 +61,7 @@ class IterationPlan:
     per_shard: int = 25
 
     def baseline_spec(self) -> str:
-        return self.baseline or f"{self.engine.split(',')[0]},leaf=rollout"
+        return self.baseline or f"{self.engine.split(',')[0]},preset=v0"
 
     def selfplay_seed(self, k: int) -> int:
         return self.seed + (k - 1) * self.games
@@ -118,15 +118,20 @@ def check_plan(plan: IterationPlan) -> None:
         raise BarcelonaError("engine must not name a model: each generation adds its own (give the starting "
                              "one as model)")
     check_bot_spec(plan.engine, "engine")
-    settings = make_bot(plan.engine).engine.settings.for_players(plan.players)
-    if settings.leaf == "rollout" or (settings.leaf == "mix" and not settings.model_weight):
-        raise BarcelonaError(f"engine {plan.engine!r} does not use the model to choose its moves, so every "
-                             f"generation would play the same games: use leaf=model, or leaf=mix with a "
-                             f"model_weight above 0")
+    settings = make_bot(plan.engine).engine.settings[plan.players]
+    if settings.leaf != "model":
+        raise BarcelonaError(f"engine {plan.engine!r} does not use the model to choose its moves in "
+                             f"{plan.players}-player games (leaf {settings.leaf!r}), so every generation would play "
+                             f"the same games: use an engine with leaf=model")
     check_bot_spec(plan.baseline_spec(), "baseline")
-    ValueModel.load(plan.model or shipped_model_file(plan.players)).require_players(plan.players, "model")
+    ValueModel.load(plan.model or _shipped_model(plan.players)).require_players(plan.players, "model")
     for folder in plan.base:
         load_dataset(folder)
+
+
+def _shipped_model(players: int) -> str:
+    """The value network file the default engine maximises in `players`-player games."""
+    return PRESETS["default"][players].model
 
 
 def engine_spec(plan: IterationPlan, model: str | Path) -> str:
@@ -144,7 +149,7 @@ def run(plan: IterationPlan, out: str | Path, generations: int, workers: int = 1
     out.mkdir(parents=True, exist_ok=True)
     _check_or_write_run(plan, out)
     done = read_generations(out)
-    model = str(Path(plan.model or shipped_model_file(plan.players)).resolve())
+    model = str(Path(plan.model or _shipped_model(plan.players)).resolve())
     for g in done:
         if g.accepted:
             model = g.model

@@ -8,7 +8,7 @@ The policy is a conditional logit (McFadden's discrete choice): at a decision ev
 
 where player is the deciding seat's own block of the value network's public inputs after the action (its 39
 PLAYER_NAMES: evaluation.player_block_features; nothing any seat cannot see), the group is the action's kind of
-decision (search.greedy_group: a construction's building type), and p(a) the heuristic rollout policy's
+decision (search.decision_group: a construction's building type), and p(a) the heuristic rollout policy's
 probability (search.policy_distribution); the action is drawn from the softmax of the logits (at a
 temperature, search setting turn_temperature). It is fitted by maximum likelihood to the actions the search
 chose in game records, with an L2 penalty, by scipy's L-BFGS (the [train] extra: scipy comes with
@@ -41,7 +41,7 @@ from .errors import BarcelonaError
 from .evaluation import player_block_features
 from .record import GameRecord
 from .search import (NF_POLICY as NF, NGROUPS_PY as NGROUPS, TURN_POLICY_FORMAT, TURN_POLICY_VERSION,
-                     greedy_group, policy_distribution)
+                     decision_group, policy_distribution)
 
 A_INT_PICK = CONSTANTS["A_INT_PICK"]   # actions below it are placements (crossing * 3 + top class)
 COLUMNS = NF + NGROUPS + 3 + 1    # features, group one-hot, top-class one-hot, log prior
@@ -49,7 +49,7 @@ COLUMNS = NF + NGROUPS + 3 + 1    # features, group one-hot, top-class one-hot, 
 
 def group_index(state: State, action: int) -> int:
     """search.action_group: the kind of decision, or after the kinds a construction's building type."""
-    g = greedy_group(state, action)
+    g = decision_group(state, action)
     return g if g < 100 else NGROUPS - 4 + (g - 100)
 
 

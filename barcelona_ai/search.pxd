@@ -7,20 +7,13 @@ cdef enum:
     KEY_HIDDEN_DRAW = 1000     # edge key of a citizen draw the searching player does not see
 
 cdef enum:
-    REWARD_WIN = 0             # win share, ties split (returns())
-    REWARD_MARGIN = 1          # logistic of (own score - best other score) / margin_scale
-    REWARD_MIX = 2             # mix_weight * win + (1 - mix_weight) * margin
+    ROLLOUT_UNIFORM = 0        # uniformly random legal actions (the baseline the heuristic is measured against)
+    ROLLOUT_HEURISTIC = 1      # choose a kind of decision first, preferring doing over declining (the search's)
 
 cdef enum:
-    ROLLOUT_UNIFORM = 0        # uniformly random legal actions
-    ROLLOUT_HEURISTIC = 1      # choose a kind of decision first, preferring doing over declining
-    ROLLOUT_GREEDY = 2         # the heuristic's kind of decision, then its action with the best static value
-
-cdef enum:
-    LEAF_ROLLOUT = 0           # play the rollout policy to the end: the result is the iteration's value (v0)
+    LEAF_ROLLOUT = 0           # play the rollout policy to the end: the game's result is the value and the numbers
     LEAF_MODEL = 1             # the learned evaluation (evaluation.pyx) after rollout_depth policy actions
-    LEAF_MIX = 2               # both: the value blends the rollout's reward and the evaluation's by model_weight
-    LEAF_PLAYOUT = 3           # LEAF_MIX with the game played to its end by the learned turn policy in every seat
+    LEAF_MIX = 2               # the rollout's result is the value; the numbers are the network's at the turn's end
 
 cdef struct NodeC:
     int32_t parent
@@ -36,32 +29,21 @@ cdef struct NodeC:
     float score[MAX_PLAYERS]   # sum of final scores per player
 
 cdef struct ParamsC:
+    # The compiled search's parameters: settings.SearchSettings.params() fills every field by its name (Cython
+    # converts the dict), the choices as their ids in search.CHOICES.
     double c_uct               # exploration constant (rewards in [0, 1])
-    int reward                 # REWARD_*
-    double mix_weight          # weight of the win share in REWARD_MIX
-    double margin_scale        # VP that make the margin reward 0.73 (logistic scale)
-    int rollout                # ROLLOUT_*
+    double mix_weight          # the reward: mix_weight * win share + (1 - mix_weight) * margin reward
+    double margin_scale        # VP of margin that make the margin reward 0.73 (logistic scale)
     int max_nodes              # node arena capacity (memory bound)
-    double bias_weight         # progressive bias: weight of the rollout policy's prior, over (visits+1)
-    double leaf_weight         # weight of the static evaluation of the leaf in the reward (0 = rollout only)
-    int turn_horizon           # 1: the tree holds only the searcher's current turn; rollouts start at its end
-    double widen_c             # progressive widening: a node with n visits has at most widen_c * n^widen_alpha
-    double widen_alpha         #   + 1 children, added in the rollout policy's order (0 = off: try every action)
     int expand_threshold       # a node below the root gets children only after this many visits; until then
                                #   the rollout policy plays from it (its decisions are better than untried ones)
     int leaf                   # LEAF_*
     int rollout_depth          # LEAF_MODEL: policy actions played from the leaf before the evaluation
-    double model_weight        # LEAF_MIX, LEAF_PLAYOUT: weight of the evaluation's reward
-    int turn_end               # LEAF_MODEL/LEAF_MIX: evaluate where the rollout policy ends the turn in progress
-    int forecast_at_leaf_turn  # with rollout_depth: report the network where the policy ends the leaf's own turn
-    int own_expand_threshold   # the same as expand_threshold for a node inside the searcher's own turn (the
-                               #   searcher chose the edge into it and decides again there)
-    int turn_policy            # with forecast_at_leaf_turn: the leaf's own turn is played by the rollout policy
-                               #   (0) or by the learned turn policy (1, TurnPolicyC)
-    int expand_learned         # untried actions are added in the learned turn policy's choice (1) instead of the
-                               #   rollout policy's (0)
+    int forecast_at            # 1: with rollout_depth, report the network where the policy ends the leaf's own
+                               #   turn; 0: the numbers of the value's own evaluation
+    int turn_policy            # with forecast_at 1: the leaf's own turn is played by the rollout policy (0) or by
+                               #   the learned turn policy (1, TurnPolicyC)
     double turn_temperature    # the learned turn policy's softmax temperature (0: its best action)
-    int root_arms              # sequential halving: only this many root actions, the priors' best (0 = all)
 
 cdef struct RootStatsC:
     # what analyse() reports, accumulated over iterations at the root

@@ -10,7 +10,8 @@ Every iteration:
      children, citizen draws of other players share one child (the searcher cannot tell them apart);
   3. expand: one new child (a legal action not yet in the tree, drawn by the rollout policy, so the actions it
      favours are tried first);
-  4. roll out to the end of the game (uniform or heuristic policy);
+  4. evaluate the leaf: a rollout to the end of the game by the heuristic policy (v0), or the learned evaluation
+     after a short rollout;
   5. back up a reward for every player (max^n): each decision node is judged by the reward of the player who
      decides there.
 Nodes live in one growable C array (NodeC, 72 bytes); no Python object is touched inside the loop.
@@ -18,7 +19,7 @@ Nodes live in one growable C array (NodeC, 72 bytes); no Python object is touche
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from libc.limits cimport INT_MAX
-from libc.math cimport sqrt, log, exp, pow
+from libc.math cimport sqrt, log, exp
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -29,7 +30,7 @@ from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cur
                     A_PLACE, A_INT_PICK, A_INT_DONE, A_GAIN_COINS, A_GAIN_CLOTH, A_CERDA, A_COBBLE, A_STREET,
                     A_INTERSECTION, A_MOD_IMPROVE, A_MOD_TAKE, A_PS, A_TRAM, A_PASSENGER, A_SKIP,
                     A_END_ACTIONS, A_SAG_STEP, A_SAG_STOP, A_SAG_TILE, A_RES, A_DISCARD_COIN, A_BUILD,
-                    A_DRAW, A_REVEAL, PH_DRAW)
+                    A_DRAW, A_REVEAL)
 
 from .evaluation cimport NetC, ValueModel, net_evaluate, player_features, NF_PLAYER
 from pathlib import Path
@@ -54,7 +55,7 @@ cdef enum:
     NKINDS = 19
 
 # ------------------------------------------------------------------------------------------------------------
-# action kinds: the heuristic rollout policy and the progressive-bias prior
+# action kinds: the heuristic rollout policy
 # ------------------------------------------------------------------------------------------------------------
 
 cdef int KIND_WEIGHT[NKINDS]
@@ -225,61 +226,11 @@ cdef inline action_t policy_choice(const DataC* d, const StateC* s, const action
         return build_choice(d, acts, n, rng)
     return heuristic_choice(acts, n, rng)
 
-cdef action_t best_by_value(const DataC* d, const StateC* s, const action_t* acts, int n,
-                            uint64_t* rng) noexcept nogil:
-    """The action among acts after which the decider's static_value is highest (each applied to a copy of s),
-    ties broken at random."""
-    cdef StateC tmp
-    cdef int i, ties = 0, p = state_current_player(d, s)
-    cdef double v, best = -1e300
-    cdef action_t choice = acts[0]
-    if n == 1:
-        return acts[0]
-    for i in range(n):
-        memcpy(&tmp, s, sizeof(StateC))
-        state_apply(d, &tmp, acts[i])
-        v = static_value(d, &tmp, p)
-        if v > best + 1e-9:
-            best = v
-            choice = acts[i]
-            ties = 1
-        elif v > best - 1e-9:
-            ties += 1
-            if rand_below(rng, ties) == 0:
-                choice = acts[i]
-    return choice
-
-cdef action_t greedy_choice(const DataC* d, const StateC* s, const action_t* acts, int n,
-                            uint64_t* rng) noexcept nogil:
-    """The greedy rollout policy: placements as the heuristic policy plays them; otherwise the heuristic policy's
-    kind of decision (a construction's building type), and of that kind the action with the best static_value
-    for the decider (best_by_value) instead of one at random."""
-    cdef action_t same[MAX_LEGAL]
-    cdef action_t a
-    cdef int i, m = 0, t
-    if are_placements(acts, n):
-        return place_choice(d, s, acts, n, rng)
-    if acts[0] >= A_BUILD and acts[n - 1] < A_DRAW:
-        t = d.opt_type[build_choice(d, acts, n, rng) - A_BUILD]
-        for i in range(n):
-            if d.opt_type[acts[i] - A_BUILD] == t:
-                same[m] = acts[i]
-                m += 1
-    else:
-        a = heuristic_choice(acts, n, rng)
-        for i in range(n):
-            if kind_of(acts[i]) == kind_of(a):
-                same[m] = acts[i]
-                m += 1
-    return best_by_value(d, s, same, m, rng)
-
 cdef inline action_t policy_move(const DataC* d, const StateC* s, int policy, const action_t* acts, int n,
                                  uint64_t* rng) noexcept nogil:
-    """The rollout policy's action at a decision: uniform, heuristic (policy_choice) or greedy (greedy_choice)."""
+    """A rollout policy's action at a decision: the heuristic (policy_choice) or uniformly random."""
     if policy == ROLLOUT_HEURISTIC:
         return policy_choice(d, s, acts, n, rng)
-    if policy == ROLLOUT_GREEDY:
-        return greedy_choice(d, s, acts, n, rng)
     return acts[rand_below(rng, n)]
 
 cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, int n,
@@ -464,21 +415,17 @@ cdef int rollout_turn(const DataC* d, StateC* s, int policy, int steps, uint64_t
 
 cdef void forecast_rewards(const ParamsC* p, int n, const double* win, const double* score,
                            double* out) noexcept nogil:
-    """Every player's reward from win shares (or probabilities) and final (or expected) scores: the win share
-    (REWARD_WIN), a logistic of the score margin over the best other player (REWARD_MARGIN), or mix_weight of
-    the first plus the rest of the second (REWARD_MIX)."""
+    """Every player's reward from win shares (or probabilities) and final (or expected) scores: mix_weight of the
+    win share plus the rest of a logistic of the score margin over the best other player (margin_scale)."""
     cdef int i, j
     cdef double best, m
     for i in range(n):
-        if p.reward == REWARD_WIN:
-            out[i] = win[i]
-            continue
         best = -1e18
         for j in range(n):
             if j != i and score[j] > best:
                 best = score[j]
         m = 1.0 / (1.0 + exp(-(score[i] - best) / p.margin_scale))
-        out[i] = m if p.reward == REWARD_MARGIN else p.mix_weight * win[i] + (1.0 - p.mix_weight) * m
+        out[i] = p.mix_weight * win[i] + (1.0 - p.mix_weight) * m
 
 cdef double static_value(const DataC* d, const StateC* s, int p) noexcept nogil:
     """A cheap value of a position for player p (the greedy bot's evaluate()): VP, resources, Cerdà multiplier
@@ -496,20 +443,6 @@ cdef double static_value(const DataC* d, const StateC* s, int p) noexcept nogil:
             v += 5.0
         v += 2.0 * pl.mod_up[k]
     return v
-
-cdef void leaf_values(const DataC* d, const StateC* s, const ParamsC* p, double* out) noexcept nogil:
-    """Static evaluation of a leaf for every player, as a logistic of the value margin over the best other."""
-    cdef double v[MAX_PLAYERS]
-    cdef double best
-    cdef int i, j
-    for i in range(s.num_players):
-        v[i] = static_value(d, s, i)
-    for i in range(s.num_players):
-        best = -1e18
-        for j in range(s.num_players):
-            if j != i and v[j] > best:
-                best = v[j]
-        out[i] = 1.0 / (1.0 + exp(-(v[i] - best) / p.margin_scale))
 
 cdef inline double now_seconds() noexcept nogil:
     cdef timespec ts
@@ -538,12 +471,12 @@ cdef class Tree:
     cdef int stop_flag             # set by request_stop(): run() returns at the next iteration
     cdef char pad[64]              # root-parallel Trees are separate objects, often adjacent on the heap: this
                                    #   keeps the stop flag off the cache line of the next Tree's node count
-    cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX, LEAF_PLAYOUT), None for LEAF_ROLLOUT
+    cdef ValueModel model          # the learned evaluation (LEAF_MODEL, LEAF_MIX), None for LEAF_ROLLOUT
     cdef const NetC* net           # its network, read without the GIL
     cdef ValueModel forecast_model # the network whose forecasts the tree reports (the model's unless named)
     cdef const NetC* forecast_net
     cdef TurnPolicy turn_policy    # the learned turn policy (turn_policy 'learned'), else None
-    cdef bint forecasting          # with forecast_at_leaf_turn: evaluate the leaf's turn end for the numbers
+    cdef bint forecasting          # with forecast_at 'leaf_turn_end': evaluate the leaf's turn end for the numbers
                                    #   reported (Tree.forecasts); off, only the moves are wanted
 
     def __cinit__(self):
@@ -561,44 +494,19 @@ cdef class Tree:
         cdef int i
         if not 0 <= player < state.c.num_players:
             raise BarcelonaError(f"no seat {player} in a {state.c.num_players}-player game")
-        if set(params) != _PARAM_KEYS:
-            raise BarcelonaError("search parameters come from make_params()")
+        if not isinstance(params, dict) or set(params) != PARAM_FIELDS:
+            raise BarcelonaError("search parameters come from SearchSettings.params()")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise BarcelonaError(f"a seed is an integer, not {seed!r}")
         self.data = state.game_data
         memcpy(&self.root, &state.c, sizeof(StateC))
         self.root_player = player
-        self.p.c_uct = params["c_uct"]
-        self.p.reward = params["reward"]
-        self.p.mix_weight = params["mix_weight"]
-        self.p.margin_scale = params["margin_scale"]
-        self.p.rollout = params["rollout"]
-        self.p.max_nodes = params["max_nodes"]
-        self.p.bias_weight = params["bias_weight"]
-        self.p.leaf_weight = params["leaf_weight"]
-        self.p.turn_horizon = params["turn_horizon"]
-        self.p.widen_c = params["widen_c"]
-        self.p.widen_alpha = params["widen_alpha"]
-        self.p.expand_threshold = params["expand_threshold"]
-        self.p.leaf = params["leaf"]
-        self.p.rollout_depth = params["rollout_depth"]
-        self.p.model_weight = params["model_weight"]
-        self.p.turn_end = params["turn_end"]
-        self.p.forecast_at_leaf_turn = params["forecast_at_leaf_turn"]
-        self.p.own_expand_threshold = params["own_expand_threshold"]
-        self.p.turn_policy = params["turn_policy"]
-        self.p.turn_temperature = params["turn_temperature"]
-        self.p.expand_learned = params["expand_learned"]
-        self.p.root_arms = params["root_arms"]
+        self.p = params
         if self.p.turn_policy and turn_policy is None:
             raise BarcelonaError("search setting turn_policy 'learned' needs a turn policy (search.TurnPolicy)")
         self.turn_policy = turn_policy if self.p.turn_policy else None
-        if self.p.leaf == LEAF_PLAYOUT and self.turn_policy is None:
-            raise BarcelonaError("search setting leaf 'playout' needs turn_policy 'learned' (it plays the games)")
-        if self.p.expand_learned and self.turn_policy is None:
-            raise BarcelonaError("search setting expand_order 'learned' needs turn_policy 'learned' (it chooses)")
         if self.p.leaf != LEAF_ROLLOUT and model is None:
-            raise BarcelonaError("search setting leaf 'model', 'mix' or 'playout' needs a value model "
+            raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model "
                                  "(evaluation.ValueModel)")
         self.model = self.forecast_model = None
         self.net = self.forecast_net = NULL
@@ -656,15 +564,12 @@ cdef class Tree:
         """One decision: expand an untried legal action if any, else UCB1 over the available children."""
         cdef action_t buf[MAX_LEGAL]
         cdef action_t untried[MAX_LEGAL]
-        cdef int n = state_legal_actions(&self.data.c, s, buf), i, c, nu = 0, best = -1, nchildren = 0
+        cdef int n = state_legal_actions(&self.data.c, s, buf), i, c, nu = 0, best = -1
         cdef double score, best_score = -1e300, logn, mean
-        cdef double prior[MAX_LEGAL]
-        cdef bint widen
         cdef NodeC* ch
         c = self.nodes[node].first_child
         while c >= 0:
             self.mark[self.nodes[c].key] = c
-            nchildren += 1
             c = self.nodes[c].next_sibling
         for i in range(n):
             c = self.mark[buf[i]]
@@ -673,22 +578,10 @@ cdef class Tree:
                 nu += 1
             else:
                 self.nodes[c].avail += 1
-        # Progressive widening: a new child only while the node has few children for its visits (or none of
-        # its children is legal in this determinization); otherwise choose among the existing ones.
-        widen = self.p.widen_c <= 0 or nu == n or \
-            nchildren < self.p.widen_c * pow(self.nodes[node].visits + 1.0, self.p.widen_alpha) + 1.0
-        if nu > 0 and widen and self.n < self.p.max_nodes:
-            if self.p.expand_learned:                       # the learned turn policy's choice of them
-                best = self.new_node(node, turn_policy_choice(&self.turn_policy.c, &self.data.c, s, untried, nu,
-                                                              self.p.turn_temperature, &self.rng), cp, -2)
-            elif self.p.rollout != ROLLOUT_UNIFORM:         # untried actions in the heuristic policy's order
-                best = self.new_node(node, policy_choice(&self.data.c, s, untried, nu, &self.rng), cp, -2)
-            else:
-                best = self.new_node(node, untried[rand_below(&self.rng, nu)], cp, -2)
+        if nu > 0 and self.n < self.p.max_nodes:       # untried actions in the heuristic policy's order
+            best = self.new_node(node, policy_choice(&self.data.c, s, untried, nu, &self.rng), cp, -2)
             expanded[0] = True
         else:
-            if self.p.bias_weight > 0:
-                policy_prior(&self.data.c, s, buf, n, prior)
             for i in range(n):
                 c = self.mark[buf[i]]
                 if c < 0:
@@ -700,8 +593,6 @@ cdef class Tree:
                     mean = ch.value[cp] / ch.visits
                     logn = log(ch.avail if ch.avail > 1 else 1)
                     score = mean + self.p.c_uct * sqrt(logn / ch.visits)
-                    if self.p.bias_weight > 0:
-                        score += self.p.bias_weight * prior[i] / (ch.visits + 1)
                 if score > best_score:
                     best_score = score
                     best = c
@@ -724,13 +615,6 @@ cdef class Tree:
         self.nodes[c].avail += 1
         return c
 
-    cdef inline int expansion_visits(self, int k) noexcept nogil:
-        """The visits node k needs before it gets children: own_expand_threshold inside the searcher's own turn (the
-        searcher chose the edge into k and decides again there), expand_threshold elsewhere."""
-        if self.nodes[k].actor == self.root_player and self.nodes[k].to_move == self.root_player:
-            return self.p.own_expand_threshold
-        return self.p.expand_threshold
-
     cdef double root_mean(self, action_t a) noexcept nogil:
         cdef int c = self.find_child(0, a)
         if c < 0 or self.nodes[c].visits == 0:
@@ -750,9 +634,6 @@ cdef class Tree:
         cdef long long done = 0, per_round, share, k
         cdef double t0 = now_seconds(), t
         cdef action_t tmp
-        if 0 < self.p.root_arms < m:
-            self.rank_root_arms(arms, m)
-            m = self.p.root_arms
         while (1 << rounds) < m:
             rounds += 1
         per_round = iterations // (rounds + 1)
@@ -788,25 +669,6 @@ cdef class Tree:
         self.kept = arms[0]
         return done
 
-    cdef void rank_root_arms(self, action_t* arms, int m) noexcept nogil:
-        """Sorts the root actions arms[0..m) by the priors, best first (root_arms: sequential halving over the first
-        few, Gumbel AlphaZero's root). Placements are ranked by the heuristic prior (policy_prior: those that enable
-        a construction first), other decisions by the learned turn policy's logits where the search has it, else by
-        the heuristic prior; ties in a random order (the search's seed)."""
-        cdef double key[MAX_LEGAL]
-        cdef int i, j
-        if self.turn_policy is not None and not are_placements(arms, m):
-            turn_policy_logits(&self.turn_policy.c, &self.data.c, &self.root, arms, m, key)
-        else:
-            policy_prior(&self.data.c, &self.root, arms, m, key)
-        for i in range(m - 1, 0, -1):                          # shuffle: ties fall in a seeded order
-            swap_keyed(arms, key, i, rand_below(&self.rng, i + 1))
-        for i in range(1, m):                                  # insertion sort by key, best first (stable)
-            j = i
-            while j > 0 and key[j] > key[j - 1]:
-                swap_keyed(arms, key, j, j - 1)
-                j -= 1
-
     cdef void iterate(self) noexcept nogil:
         cdef StateC s
         cdef int path[MAX_DEPTH]
@@ -824,9 +686,6 @@ cdef class Tree:
             cp = state_current_player(d, &s)
             if cp == TERMINAL:
                 break
-            if self.p.turn_horizon and (s.phase == PH_DRAW or (s.cur != self.root_player
-                                                                and cp != self.root_player)):
-                break                                                     # the searcher's turn is over
             if cp == CHANCE:
                 a = state_sample_chance(d, &s, &self.rng)
                 key = a
@@ -844,7 +703,7 @@ cdef class Tree:
             else:
                 if expanded:
                     break
-                if node != 0 and self.nodes[node].visits < self.expansion_visits(node):
+                if node != 0 and self.nodes[node].visits < self.p.expand_threshold:
                     break                                                 # too few visits to decide here
                 if node == 0 and self.forced >= 0:
                     child = self.forced_root_child(&expanded)
@@ -880,52 +739,42 @@ cdef class Tree:
         self.stats.iterations += 1
 
     cdef void rollout_leaf(self, StateC* s, double* r, double* w, double* sc) noexcept nogil:
-        """v0: roll out to the end; the reward, win shares and scores are the game's (blended with the static
-        evaluation of the leaf when leaf_weight > 0)."""
+        """v0: roll out to the end; the reward, win shares and scores are the game's."""
         cdef const DataC* d = &self.data.c
-        cdef double leaf[MAX_PLAYERS]
         cdef int q
-        if self.p.leaf_weight > 0:                                        # cheap evaluation of the leaf
-            leaf_values(d, s, &self.p, leaf)
-        self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
+        self.stats.actions += rollout(d, s, ROLLOUT_HEURISTIC, &self.rng)
         reward_vector(d, s, &self.p, r)
-        if self.p.leaf_weight > 0:
-            for q in range(s.num_players):
-                r[q] = (1.0 - self.p.leaf_weight) * r[q] + self.p.leaf_weight * leaf[q]
         state_returns(d, s, w)
         for q in range(s.num_players):
             sc[q] = s.pl[q].score
 
     cdef void model_leaf(self, StateC* s, double* r, double* w, double* sc) noexcept nogil:
         """The learned evaluation: the reward is a function of the value network's win probabilities and
-        expected final scores of the leaf after rollout_depth policy actions (then with turn_end the rest of the
-        turn they end in), the same function as a rollout's of a finished game (forecast_rewards). The numbers
-        reported (w, sc) are the forecast network's there, or with forecast_at_leaf_turn where the policy ends
-        the leaf's own turn, on the way (another evaluation, skipped when the forecasts are off: Tree.forecasts;
-        the same actions and rewards; with one network for both, the value's numbers serve where they are the
-        same). LEAF_MIX also rolls out to the end and blends the two rewards; LEAF_PLAYOUT likewise, the game
-        played to its end by the learned turn policy in every seat (AlphaGo's blend of network and rollout)."""
+        expected final scores of the leaf after rollout_depth policy actions and the rest of the turn they end in,
+        the same function as a rollout's of a finished game (forecast_rewards). The numbers reported (w, sc) are
+        the forecast network's there, or with forecast_at 'leaf_turn_end' where the policy ends the leaf's own
+        turn, on the way (another evaluation, skipped when the forecasts are off: Tree.forecasts; the same actions
+        and rewards; with one network for both, the value's numbers serve where they are the same). LEAF_MIX
+        rolls out on to the end: the game's result is the value, the network's numbers are reported."""
         cdef const DataC* d = &self.data.c
-        cdef double played[MAX_PLAYERS]
         cdef double vw[MAX_PLAYERS]
         cdef double vsc[MAX_PLAYERS]
-        cdef int q, done = 0
+        cdef int done = 0
         cdef int16_t seat = s.cur
         cdef bint reported = False
-        if self.p.rollout_depth > 0 and self.p.forecast_at_leaf_turn:
+        if self.p.rollout_depth > 0 and self.p.forecast_at:
             if self.p.turn_policy:
                 done = turn_policy_turn(&self.turn_policy.c, d, s, self.p.turn_temperature, self.p.rollout_depth,
                                         &self.rng)
             else:
-                done = rollout_turn(d, s, self.p.rollout, self.p.rollout_depth, &self.rng)
+                done = rollout_turn(d, s, ROLLOUT_HEURISTIC, self.p.rollout_depth, &self.rng)
             if self.forecasting and (s.cur != seat or state_current_player(d, s) == TERMINAL):
                 net_evaluate(self.forecast_net, d, s, w, sc)                # the leaf's turn ended on the way
                 reported = True
         if self.p.rollout_depth > done:
-            done += rollout_steps(d, s, self.p.rollout, self.p.rollout_depth - done, &self.rng)
+            done += rollout_steps(d, s, ROLLOUT_HEURISTIC, self.p.rollout_depth - done, &self.rng)
         self.stats.actions += done
-        if self.p.turn_end:
-            self.stats.actions += rollout_turn(d, s, self.p.rollout, INT_MAX, &self.rng)
+        self.stats.actions += rollout_turn(d, s, ROLLOUT_HEURISTIC, INT_MAX, &self.rng)
         net_evaluate(self.net, d, s, vw, vsc)
         if not reported:
             if self.forecasting and self.forecast_net != self.net:
@@ -933,16 +782,11 @@ cdef class Tree:
             else:
                 memcpy(w, vw, s.num_players * sizeof(double))
                 memcpy(sc, vsc, s.num_players * sizeof(double))
-        forecast_rewards(&self.p, s.num_players, vw, vsc, r)
         if self.p.leaf == LEAF_MODEL:
+            forecast_rewards(&self.p, s.num_players, vw, vsc, r)
             return
-        if self.p.leaf == LEAF_MIX:
-            self.stats.actions += rollout(d, s, self.p.rollout, &self.rng)
-        else:
-            self.stats.actions += turn_policy_game(&self.turn_policy.c, d, s, self.p.turn_temperature, &self.rng)
-        reward_vector(d, s, &self.p, played)
-        for q in range(s.num_players):
-            r[q] = self.p.model_weight * r[q] + (1.0 - self.p.model_weight) * played[q]
+        self.stats.actions += rollout(d, s, ROLLOUT_HEURISTIC, &self.rng)             # LEAF_MIX
+        reward_vector(d, s, &self.p, r)
 
     cdef inline bint stopped(self) noexcept nogil:
         return barcelona_load_flag(&self.stop_flag) != 0
@@ -1109,84 +953,14 @@ cdef class Tree:
 
 
 MAX_NODES_LIMIT = 50_000_000      # nodes per tree (72 bytes each: 3.6 GB); node indices are int32
-
-
-def _finite(name, value, lo, hi):
-    """A float setting within [lo, hi]; NaN, infinities and non-numbers are refused, naming the setting."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
-        raise BarcelonaError(f"search setting {name} must be a number in [{lo}, {hi}], not {value!r}")
-    return float(value)
-
-
-def _count(name, value, lo, hi):
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise BarcelonaError(f"search setting {name} must be an integer in [{lo}, {hi}], not {value!r}")
-    return int(value)
-
-
-_PARAM_KEYS = {"c_uct", "reward", "mix_weight", "margin_scale", "rollout", "max_nodes", "bias_weight", "leaf_weight",
-               "turn_horizon", "widen_c", "widen_alpha", "expand_threshold", "leaf", "rollout_depth", "model_weight",
-               "turn_end", "own_expand_threshold", "forecast_at_leaf_turn", "turn_policy", "turn_temperature",
-               "expand_learned", "root_arms"}
-ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC, "greedy": ROLLOUT_GREEDY}
-LEAVES = {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX, "playout": LEAF_PLAYOUT}
-EVALUATE_AT = ("leaf", "turn_end")
-FORECAST_AT = ("value", "leaf_turn_end")
-EXPAND_ORDERS = ("rollout", "learned")
-
-
-def make_params(*, c_uct, reward, mix_weight, margin_scale, rollout, max_nodes, bias_weight, leaf_weight,
-                turn_horizon, widen_c, widen_alpha, expand_threshold, leaf, rollout_depth, model_weight, evaluate_at,
-                own_expand_threshold, forecast_at, turn_policy, turn_temperature, expand_order, root_arms):
-    """The compiled search's parameters, every one checked. No defaults here: engine.SearchSettings is the one
-    place they live (SearchSettings(...).params() calls this)."""
-    rewards = {"win": REWARD_WIN, "margin": REWARD_MARGIN, "mix": REWARD_MIX}
-    if not isinstance(reward, str) or reward not in rewards:
-        raise BarcelonaError(f"search setting reward must be one of {sorted(rewards)}, not {reward!r}")
-    if not isinstance(turn_horizon, bool):
-        raise BarcelonaError(f"search setting turn_horizon must be true or false, not {turn_horizon!r}")
-    if isinstance(margin_scale, (int, float)) and margin_scale <= 0:
-        raise BarcelonaError(f"search setting margin_scale must be positive, not {margin_scale!r}")
-    if not isinstance(leaf, str) or leaf not in LEAVES:
-        raise BarcelonaError(f"search setting leaf must be one of {sorted(LEAVES)}, not {leaf!r}")
-    if not isinstance(evaluate_at, str) or evaluate_at not in EVALUATE_AT:
-        raise BarcelonaError(f"search setting evaluate_at must be one of {list(EVALUATE_AT)}, not {evaluate_at!r}")
-    if not isinstance(forecast_at, str) or forecast_at not in FORECAST_AT:
-        raise BarcelonaError(f"search setting forecast_at must be one of {list(FORECAST_AT)}, not {forecast_at!r}")
-    if not isinstance(expand_order, str) or expand_order not in EXPAND_ORDERS:
-        raise BarcelonaError(f"search setting expand_order must be one of {list(EXPAND_ORDERS)}, not {expand_order!r}")
-    if forecast_at == "leaf_turn_end" and evaluate_at != "turn_end":
-        raise BarcelonaError("search setting forecast_at='leaf_turn_end' needs evaluate_at='turn_end' (the value "
-                             "is then evaluated at or after the end of the leaf's turn)")
-    return {"c_uct": _finite("c_uct", c_uct, 0.0, 100.0), "reward": rewards[reward],
-            "mix_weight": _finite("mix_weight", mix_weight, 0.0, 1.0),
-            "margin_scale": _finite("margin_scale", margin_scale, 0.0, 1e6),
-            "rollout": _policy_id(rollout, "search setting rollout"),
-            "max_nodes": _count("max_nodes", max_nodes, 16, MAX_NODES_LIMIT),
-            "bias_weight": _finite("bias_weight", bias_weight, 0.0, 1e6),
-            "leaf_weight": _finite("leaf_weight", leaf_weight, 0.0, 1.0),
-            "turn_horizon": 1 if turn_horizon else 0, "widen_c": _finite("widen_c", widen_c, 0.0, 1e6),
-            "widen_alpha": _finite("widen_alpha", widen_alpha, 0.0, 1.0),
-            "expand_threshold": _count("expand_threshold", expand_threshold, 0, 1_000_000),
-            "own_expand_threshold": _count("own_expand_threshold", expand_threshold if own_expand_threshold is None
-                                           else own_expand_threshold, 0, 1_000_000),
-            "leaf": LEAVES[leaf], "rollout_depth": _count("rollout_depth", rollout_depth, 0, 10_000),
-            "model_weight": _finite("model_weight", model_weight, 0.0, 1.0),
-            "turn_end": 1 if evaluate_at == "turn_end" else 0,
-            "forecast_at_leaf_turn": 1 if forecast_at == "leaf_turn_end" else 0,
-            "turn_policy": _turn_policy_id(turn_policy),
-            "turn_temperature": _finite("turn_temperature", turn_temperature, 0.0, 100.0),
-            "expand_learned": 1 if expand_order == "learned" else 0,
-            "root_arms": _count("root_arms", root_arms, 0, MAX_LEGAL)}
-
-
-TURN_POLICIES = ("rollout", "learned")
-
-
-def _turn_policy_id(name):
-    if not isinstance(name, str) or name not in TURN_POLICIES:
-        raise BarcelonaError(f"search setting turn_policy must be one of {list(TURN_POLICIES)}, not {name!r}")
-    return TURN_POLICIES.index(name)
+cdef ParamsC _NO_PARAMS
+PARAM_FIELDS = frozenset(_NO_PARAMS)   # the ParamsC fields, each named as the SearchSettings field it comes from
+ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}    # policy duels and benchmarks
+CHOICES = {                            # the ids in ParamsC of the search settings that are one of a few names
+    "leaf": {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX},
+    "forecast_at": {"value": 0, "leaf_turn_end": 1},
+    "turn_policy": {"rollout": 0, "learned": 1},
+}
 
 
 SHIPPED_POLICY = Path(__file__).with_name("data") / "turn-policy.json"      # the package's turn policy
@@ -1316,7 +1090,8 @@ def rollout_games(State state, int n, seed, policy="heuristic"):
 
 def flat_mc(State state, int player, long long iterations, seed, dict params):
     """Flat Monte Carlo (the baseline): every root action gets an equal share of determinized rollouts with the
-    same policy and reward as the ISMCTS; returns {action: (visits, reward sum)}."""
+    same policy and reward as the ISMCTS (`params`: SearchSettings.params()); returns {action: (visits, reward
+    sum)}."""
     cdef const DataC* d = &state.data.c
     cdef action_t buf[MAX_LEGAL]
     cdef double r[MAX_PLAYERS]
@@ -1329,10 +1104,9 @@ def flat_mc(State state, int player, long long iterations, seed, dict params):
     cdef long long it
     if n == 0 or state_current_player(d, &state.c) != player:
         raise BarcelonaError("flat Monte Carlo needs a decision of the given player")
-    p.reward = params["reward"]
-    p.mix_weight = params["mix_weight"]
-    p.margin_scale = params["margin_scale"]
-    p.rollout = params["rollout"]
+    if not isinstance(params, dict) or set(params) != PARAM_FIELDS:
+        raise BarcelonaError("search parameters come from SearchSettings.params()")
+    p = params
     for i in range(n):
         sums[i] = 0.0
         visits[i] = 0
@@ -1342,7 +1116,7 @@ def flat_mc(State state, int player, long long iterations, seed, dict params):
             memcpy(&s, &state.c, sizeof(StateC))
             state_determinize(d, &s, player, &rng)
             state_apply(d, &s, buf[i])
-            rollout(d, &s, p.rollout, &rng)
+            rollout(d, &s, ROLLOUT_HEURISTIC, &rng)
             reward_vector(d, &s, &p, r)
             sums[i] += r[player]
             visits[i] += 1
@@ -1380,9 +1154,9 @@ def policy_samples(State state, int n, seed, policy="heuristic"):
     return counts
 
 
-def greedy_group(State state, int action):
-    """The group of actions the greedy rollout policy compares `action` within: its kind of decision (action_kind),
-    or for a construction 100 + its building type (CORNER, L1, L2, L3)."""
+def decision_group(State state, int action):
+    """The group of actions `action` belongs to: its kind of decision (action_kind), or for a construction 100 +
+    its building type (CORNER, L1, L2, L3)."""
     if not 0 <= action < NUM_ACTIONS:
         raise BarcelonaError(f"no action {action}")
     if A_BUILD <= action < A_DRAW:

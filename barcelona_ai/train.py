@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .calibration import FORMAT as CALIBRATION_FORMAT, MAX_ROUNDS, VERSION as CALIBRATION_VERSION
-from .calibration import CalibrationTable, ForecastCalibration
 from .errors import BarcelonaError
 from .evaluation import FEATURE_NAMES, MODEL_FORMAT, MODEL_VERSION, ValueModel
 
@@ -434,74 +432,6 @@ def reliability(p: np.ndarray, won: np.ndarray, bins: int = 10) -> list[dict]:
     return table
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# the forecast calibration of the numbers shown (calibration.py)
-
-MIN_ROUND_POSITIONS = 60        # a round with fewer positions takes the previous round's calibration
-
-
-def row_rounds(data: dict) -> np.ndarray:
-    """Each row's round (State.round_number: one more than the fewest turns any seat has completed), from the
-    seats' `turns` features."""
-    turns = np.stack([np.rint(data["features"][:, FEATURE_NAMES.index(f"p{k}_turns")] * TURNS_SCALE)
-                      for k in range(4)], axis=1).astype(int)
-    seated = np.arange(4)[None, :] < data["players"][:, None]
-    return 1 + np.where(seated, turns, 1 << 20).min(axis=1)
-
-
-def fit_calibration_table(p: np.ndarray, expected: np.ndarray, data: dict, engine: dict,
-                          min_positions: int = MIN_ROUND_POSITIONS) -> CalibrationTable:
-    """A calibration table from one player count's rows: the search's forecasts `p` and `expected` of each row
-    (search_forecasts) and what happened (`data`). Per round, the power in POWERS with the lowest Brier score and
-    the median of final minus expected VP. A round with fewer than `min_positions` positions takes the values of
-    the round before it (rounds before the first with enough, that round's)."""
-    pos, won = positions(data), data["win"].astype(np.float64)
-    rounds = np.minimum(row_rounds(data), MAX_ROUNDS)
-    fitted: list[tuple[float, float] | None] = []
-    for r in range(1, int(rounds.max()) + 1 if len(rounds) else 1):
-        sel = rounds == r
-        _, sub = np.unique(pos[sel], return_inverse=True)
-        if sub.size == 0 or sub.max() + 1 < min_positions:
-            fitted.append(None)
-            continue
-        power = min(POWERS, key=lambda a: brier(normalised_win(p[sel], sub, a), won[sel], sub))
-        fitted.append((power, round(float(np.median(data["final_score"][sel] - expected[sel])), 1)))
-    known = [f for f in fitted if f is not None]
-    if not known:
-        raise BarcelonaError(f"calibrate: no round has {min_positions} positions (more games, or a smaller --every)")
-    filled, prev = [], known[0]
-    for f in fitted:
-        prev = f if f is not None else prev
-        filled.append(prev)
-    return CalibrationTable(engine=engine, win_power=tuple(f[0] for f in filled),
-                            score_shift=tuple(f[1] for f in filled))
-
-
-def calibrate(records: list[str], iterations: int, every: int, seed: int = 0, on_game=None,
-              min_positions: int = MIN_ROUND_POSITIONS, model: str | None = None) -> ForecastCalibration:
-    """A forecast calibration of the default engine's numbers: its analyse at `iterations` (calibration off) on
-    every `every`-th decision of finished game records of that engine (none of them test games), one table per
-    player count found in them. `model`: the engine reads this value model file instead of the shipped one (a
-    model to be shipped: the table names the model by its contents, so it applies to the file wherever it lies)."""
-    from .engine import Engine, Limit
-    from .record import GameRecord
-    engine = Engine(seed=seed, calibration="off", **({"model": model} if model is not None else {}))
-    limit = Limit(iterations=iterations)
-    by_players: dict[int, list[GameRecord]] = {}
-    for path in records:
-        rec = GameRecord.load(path)
-        by_players.setdefault(rec.players, []).append(rec)
-    tables, fitted = {}, {"iterations": iterations, "every": every, "seed": seed}
-    for n, recs in sorted(by_players.items()):
-        p, expected, data = search_forecasts(recs, every, lambda s: engine.analyse(s, limit), on_game=on_game)
-        tables[str(n)] = fit_calibration_table(p, expected, data, engine.settings.for_players(n).calibration_key(),
-                                               min_positions).to_dict()
-        fitted[str(n)] = {"games": len(recs), "positions": int(positions(data).max() + 1)}
-    return ForecastCalibration({"format": CALIBRATION_FORMAT, "version": CALIBRATION_VERSION, "fitted": fitted,
-                                "players": tables})
-
-
 __all__ = ["TrainSettings", "TrainReport", "train", "calibration_metrics", "metrics_by_player_count", "model_forecasts",
            "naive_tables", "forecast_metrics", "search_forecasts",
-           "reliability", "reliability_gap", "game_intervals", "fit_win_power", "best_possible", "calibrate",
-           "fit_calibration_table", "row_rounds"]
+           "reliability", "reliability_gap", "game_intervals", "fit_win_power", "best_possible"]

@@ -52,12 +52,20 @@ def _stored_position(name):
         return State.from_json(json.load(f))
 
 
+def v0_settings():
+    """The Engine keywords of the v0 engine (leaves valued by rollouts) in this build: preset="v0" where the build
+    has presets, leaf="rollout" where SearchSettings has `leaf`, nothing before that (every engine was v0)."""
+    import importlib.util
+    if importlib.util.find_spec("barcelona_ai.settings") is not None:
+        return {"preset": "v0"}
+    from barcelona_ai.engine import SearchSettings
+    return {"leaf": "rollout"} if "leaf" in SearchSettings.__dataclass_fields__ else {}
+
+
 def _engine(threads):
-    """Engine(seed=1): leaves valued by rollouts in both builds (a build whose SearchSettings has `leaf` is told
-    leaf="rollout", so that both do the same work per iteration)."""
-    from barcelona_ai.engine import Engine, SearchSettings
-    same_work = {"leaf": "rollout"} if "leaf" in SearchSettings.__dataclass_fields__ else {}
-    return Engine(seed=1, threads=threads, **same_work)
+    """Engine(seed=1) of the v0 engine in both builds, so that both do the same work per iteration."""
+    from barcelona_ai.engine import Engine
+    return Engine(seed=1, threads=threads, **v0_settings())
 
 
 def _best_move(state, iterations, threads=1):

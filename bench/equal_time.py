@@ -1,7 +1,7 @@
 """The iteration budgets that give two engines the same time (issue #10's strength rows: a time per decision of
 one thread, played as fixed iterations so that the games replay on any machine).
 
-    python bench/equal_time.py RECORDS_DIR [--a ismcts:8000] [--b ismcts:8000,leaf=rollout] [--every 25]
+    python bench/equal_time.py RECORDS_DIR [--a ismcts:8000] [--b ismcts:8000,preset=v0] [--every 25]
                                [--games N] [--b-budget 7750]
 
 Times both engines' `best_move` (CPU time, one thread, a fresh tree at every position) at the iterations of their
@@ -48,7 +48,7 @@ def engine_of(spec: str):
     from barcelona_ai.bots import make_bot
     bot = make_bot(spec + ",reuse_tree=false") if spec.startswith("ismcts:") else None
     if bot is None or bot.limit.iterations is None:
-        raise SystemExit(f"error: {spec}: an ismcts:N spec (N iterations), e.g. ismcts:8000,leaf=rollout")
+        raise SystemExit(f"error: {spec}: an ismcts:N spec (N iterations), e.g. ismcts:8000,preset=v0")
     return bot.engine, bot.limit
 
 
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("records", help="folder of game records (arena --save, selfplay --out)")
     ap.add_argument("--a", default="ismcts:8000", help="the candidate's spec (default: the default engine)")
-    ap.add_argument("--b", default="ismcts:8000,leaf=rollout", help="the opponent's spec (default: v0)")
+    ap.add_argument("--b", default="ismcts:8000,preset=v0", help="the opponent's spec (default: v0)")
     ap.add_argument("--every", type=int, default=25, help="every K-th decision of each game (default 25)")
     ap.add_argument("--games", type=int, default=None, help="the first N records only")
     ap.add_argument("--b-budget", type=int, default=7750, help="B's iterations in the arena (default 7750: v0 at "

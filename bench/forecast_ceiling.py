@@ -1,15 +1,14 @@
-"""How well can anyone forecast a self-play game? (issue #10's calibration floors, measured against the game.)
+"""How well can anyone forecast a self-play game? (The forecast floors, measured against the game.)
 
     python bench/forecast_ceiling.py RECORDS --out playouts.jsonl [--thirds 30 15 15] [--playouts 6]
-                                     [--bot ismcts:2000,leaf=mix] [--workers 2] [--model value-model.json]
+                                     [--bot SPEC] [--workers 2] [--model value-model.json]
                                      [--resample-hidden] [--search 2000]
 
 Positions are taken from finished self-play records never used for training (RECORDS: a folder of game-*.json,
-e.g. the 4-player test set ``barcelona-ai selfplay --games 150 --players 4 --bot ismcts:2000,leaf=mix --seed
-600000``): the first `thirds[0]` records give a position in the first third of their game, the next `thirds[1]`
-one in the second, and so on, at a seeded random fraction of the third. Each position is played out `--playouts`
-times to the end by the same bots the records were played by (``--bot`` for every seat), with new bot and chance
-seeds.
+e.g. the 4-player test set ``barcelona-ai selfplay --games 150 --players 4 --bot MIX_BOT --seed 600000``): the
+first `thirds[0]` records give a position in the first third of their game, the next `thirds[1]` one in the second,
+and so on, at a seeded random fraction of the third. Each position is played out `--playouts` times to the end by
+the same bots the records were played by (``--bot`` for every seat), with new bot and chance seeds.
 
 From the playouts of a position, train.best_possible estimates the Brier score of its true win probabilities
 (without bias) and brackets the error of the best expected final score. Summed over positions, that is the most
@@ -36,7 +35,8 @@ import numpy as np
 
 from barcelona_ai.arena import run_jobs
 from barcelona_ai.bots import make_bot
-from barcelona_ai.engine import Engine, Limit, shipped_forecast_file
+from barcelona_ai.engine import Engine, Limit
+from barcelona_ai.settings import PRESETS
 from barcelona_ai.evaluation import ValueModel, features
 from barcelona_ai.playout import play_out
 from barcelona_ai.record import GameRecord
@@ -45,6 +45,8 @@ from barcelona_ai.train import best_possible, naive_forecast
 SEED = 900_000          # playout k of position j: bots seeded (SEED + 100 j + k) * 31 + seat, chance
                         # outcomes drawn from (SEED + 100 j + k) * 1_000_003 + 7
 
+
+MIX_BOT = "ismcts:2000,leaf=mix,rollout_depth=0,forecast_at=value,turn_policy=rollout"
 
 def pick_positions(records: list[str], thirds: list[int], seed: int) -> list[tuple[str, float, int]]:
     """(record, fraction of its decisions, third) for the first sum(thirds) records, in record order."""
@@ -151,8 +153,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="the playouts, one JSON line each (appended; a rerun resumes)")
     ap.add_argument("--thirds", type=int, nargs=3, default=[30, 15, 15], help="positions from each third")
     ap.add_argument("--playouts", type=int, default=6)
-    ap.add_argument("--bot", default="ismcts:2000,leaf=mix", help="the bot of every seat in the playouts (default: "
-                    "the one that played the test sets, the default engine before 2-player games had SHORT_ROLLOUT)")
+    ap.add_argument("--bot", default=MIX_BOT, help="the bot of every seat in the playouts (default: the one that "
+                    "played the test sets: the 3-player default's search, rollouts deciding, in every player count)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=2026, help="chooses the fractions")
     ap.add_argument("--model", default=None, help="a value model file (default: the one whose forecasts the default "
@@ -184,7 +186,7 @@ def main(argv=None) -> int:
             done[(r["record"], r["fraction"], r["playout"])] = r
             f.write(json.dumps(r) + "\n")
             f.flush()
-    model = ValueModel.load(args.model or str(shipped_forecast_file(GameRecord.load(records[0]).players)))
+    model = ValueModel.load(args.model or PRESETS['default'][GameRecord.load(records[0]).players].forecast_model)
     for row in summary(positions, done, model, args.search):
         print(json.dumps(row))
     return 0

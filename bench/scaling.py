@@ -27,9 +27,13 @@ import time
 CHILD = """
 import json, sys, time
 from barcelona_ai.core import State
+import importlib.util
 from barcelona_ai.engine import Engine, Limit, SearchSettings
 threads, secs, seed = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
-rollout_leaf = {"leaf": "rollout"} if "leaf" in SearchSettings.__dataclass_fields__ else {}
+if importlib.util.find_spec("barcelona_ai.settings") is not None:
+    rollout_leaf = {"preset": "v0"}
+else:
+    rollout_leaf = {"leaf": "rollout"} if "leaf" in SearchSettings.__dataclass_fields__ else {}
 w, c = time.perf_counter(), time.process_time()
 a = Engine(seed=seed, threads=threads, **rollout_leaf).analyse(State.new(4, 1), Limit(time=secs))
 print(json.dumps({"iterations": a.iterations, "wall": time.perf_counter() - w, "cpu": time.process_time() - c}))

@@ -1,15 +1,16 @@
-"""Stable hints (issue #10): does the first hint name the same move whatever the engine's seed, and does it
+"""Stable hints: does the first hint name the same move whatever the engine's seed, and does it
 never show a lower value than a later hint?
 
-    python bench/stable_hints.py [--seeds 5] [--scale 1.0] [--json out.json] [--leaf mix --measure]
+    python bench/stable_hints.py [--seeds 5] [--scale 1.0] [--json out.json] [--preset v0 --measure]
 
-20 fixed positions (2, 3 and 4 players, opening to endgame) are taken from seeded games of ``ismcts:200,leaf=mix``
-bots (positions(): setup seed, fraction of the game's decisions). At each, ``Engine(seed=k).hints(top=3)`` runs
-for k = 1..seeds with the iterations the default engine's hints run there in one second of one idle thread of ours
-(DEFAULT_BUDGETS; --scale multiplies them), so the figures do not depend on the machine's load. Other settings are
-given the budgets measured at the start of the run (--measure: measure_budget()), written with the rows.
-Printed: the share of positions where every seed's first hint names the same move, and the share of calls where a
-later hint shows a higher win probability (or expected score) for the player to move than the first one.
+20 fixed positions (2, 3 and 4 players, opening to endgame) are taken from seeded games of POSITION_BOT
+bots (the 3-player default's search, rollouts deciding, in every player count; positions(): setup seed, fraction of
+the game's decisions). At each, ``Engine(seed=k).hints(top=3)`` runs for k = 1..seeds with the iterations the
+default engine's hints run there in one second of one idle thread of ours (DEFAULT_BUDGETS; --scale multiplies
+them), so the figures do not depend on the machine's load. Other settings are given the budgets measured at the
+start of the run (--measure: measure_budget()), written with the rows. Printed: the share of positions where every
+seed's first hint names the same move, and the share of calls where a later hint shows a higher win probability (or
+expected score) for the player to move than the first one.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from barcelona_ai.engine import Engine, Limit
 from barcelona_ai.selfplay import play_game
 
 # (players, setup seed, fraction of the game's decisions played before the position)
+POSITION_BOT = "ismcts:200,leaf=mix,rollout_depth=0,forecast_at=value,turn_policy=rollout"
 POSITIONS = [(2, 1, 0.0), (2, 2, 0.15), (2, 3, 0.3), (2, 4, 0.45), (2, 5, 0.6), (2, 6, 0.75), (2, 7, 0.9),
              (3, 1, 0.0), (3, 2, 0.2), (3, 3, 0.4), (3, 4, 0.6), (3, 5, 0.8), (3, 6, 0.92),
              (4, 1, 0.0), (4, 2, 0.15), (4, 3, 0.3), (4, 4, 0.5), (4, 5, 0.7), (4, 6, 0.85), (4, 7, 0.95)]
@@ -30,7 +32,7 @@ POSITIONS = [(2, 1, 0.0), (2, 2, 0.15), (2, 3, 0.3), (2, 4, 0.45), (2, 5, 0.6), 
 
 def position(players: int, seed: int, fraction: float) -> State:
     """The first decision with more than one legal move at or after `fraction` of a seeded bot game."""
-    game = play_game(["ismcts:200,leaf=mix"] * players, setup_seed=seed, bot_seed=seed)
+    game = play_game([POSITION_BOT] * players, setup_seed=seed, bot_seed=seed)
     actions = [e["id"] for e in game.record["actions"]]
     s = new_game(players, seed=seed)
     start = int(fraction * len(actions))
@@ -85,11 +87,11 @@ def main(argv=None) -> int:
     ap.add_argument("--measure", action="store_true",
                     help="measure each position's one-second budget here first (needed for settings other than the "
                          "default engine's; run it on an idle machine)")
-    ap.add_argument("--leaf", default=None, help="SearchSettings.leaf (default: the engine's)")
+    ap.add_argument("--preset", default=None, help="the engine's preset (default: the default one)")
     ap.add_argument("--settings", default="{}", help="more search settings, as JSON")
     ap.add_argument("--json", default=None, help="write the rows here")
     args = ap.parse_args(argv)
-    settings = {"leaf": args.leaf} if args.leaf else {}
+    settings = {"preset": args.preset} if args.preset else {}
     settings.update(json.loads(args.settings))
     if settings and not args.measure:
         ap.error("the stored budgets are the default engine's: with other settings, add --measure")

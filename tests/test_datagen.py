@@ -8,7 +8,7 @@ import pytest
 from barcelona_ai.cli import main
 from barcelona_ai.datagen import COLUMNS, DataPlan, generate, load_dataset, record_rows, shard_path
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.engine import SHIPPED_FORECAST_FILES, SHIPPED_MODEL_FILES
+from barcelona_ai.settings import FORECAST_4P, MODEL_2P
 from barcelona_ai.evaluation import FEATURE_NAMES, SHIPPED_MODEL, ValueModel, features
 from barcelona_ai.record import GameRecord
 from barcelona_ai.selfplay import play_game
@@ -154,14 +154,13 @@ def test_command_errors(tmp_path, capsys, argv, words):
 
 def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     """Without --model the network measured is the one whose forecasts the default engine shows in the data's player
-    count (2 players have one of their own: engine.SHIPPED_MODEL_FILES; in 4 the numbers come from
-    engine.SHIPPED_FORECAST_FILES); data of 2 and 4 players together: each count's rows by its own network."""
+    count (2 players have one of their own, in 4 the numbers come from another: settings.PRESETS); data of 2 and 4 players together: each count's rows by its own network."""
     two, four = tmp_path / "two", tmp_path / "four"
     generate(DataPlan(games=1, per_shard=1, players=2, bots=("greedy",) * 2, seed=10), two)
     generate(DataPlan(games=1, per_shard=1, players=4, bots=("greedy",) * 4, seed=10), four)
     assert main(["evaluate", str(two), "--json"]) == 0
     alone = json.loads(capsys.readouterr().out)
-    assert main(["evaluate", str(two), "--json", "--model", str(SHIPPED_MODEL_FILES[2])]) == 0
+    assert main(["evaluate", str(two), "--json", "--model", MODEL_2P]) == 0
     assert json.loads(capsys.readouterr().out) == alone
     assert main(["evaluate", str(two), "--json", "--model", str(SHIPPED_MODEL)]) == 0
     assert json.loads(capsys.readouterr().out) != alone
@@ -172,9 +171,9 @@ def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out) != both                  # the 2-player rows by the general model
     assert main(["evaluate", str(four), "--json"]) == 0              # 4 players: the network of the numbers shown
     shown = json.loads(capsys.readouterr().out)
-    assert main(["evaluate", str(four), "--json", "--model", str(SHIPPED_FORECAST_FILES[4])]) == 0
+    assert main(["evaluate", str(four), "--json", "--model", FORECAST_4P]) == 0
     assert json.loads(capsys.readouterr().out) == shown
-    assert main(["evaluate", str(four), "--model", str(SHIPPED_MODEL_FILES[2])]) == 2   # fitted on 2 players only
+    assert main(["evaluate", str(four), "--model", MODEL_2P]) == 2   # fitted on 2 players only
     assert "was fitted on 2-player games only, not 4-player ones" in capsys.readouterr().err
     records = tmp_path / "records"                       # the engine's numbers: each player count's own engine
     records.mkdir()

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from barcelona_ai import new_game
-from barcelona_ai.engine import SHIPPED_MODEL_FILES
+from barcelona_ai.settings import MODEL_2P
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
                                      ValueModel, features, player_counts_text)
@@ -174,7 +174,7 @@ def test_a_model_names_the_player_counts_it_was_fitted_on():
     with pytest.raises(BarcelonaError, match="^m.json was fitted on 2- and 4-player games only, not 3-player ones"):
         m.require_players(3, "m.json")
     assert ValueModel.default().players == (2, 3, 4)                       # the general model: every count
-    assert ValueModel.load(SHIPPED_MODEL_FILES[2]).players == (2,)          # the 2-player one: 2 players
+    assert ValueModel.load(MODEL_2P).players == (2,)          # the 2-player one: 2 players
 
 
 @pytest.mark.parametrize("counts, text", [((2,), "2-player"), ((4, 2), "2- and 4-player"),

@@ -5,13 +5,13 @@ import json
 import pytest
 
 from barcelona_ai.cli import main
-from barcelona_ai.engine import SHIPPED_MODEL_FILES
+from barcelona_ai.settings import MODEL_2P
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.expert_iteration import IterationPlan, check_plan, read_generations, run, training_folders
 from barcelona_ai.record import GameRecord
 from barcelona_ai.train import TrainSettings
 
-TINY = ["--engine", "ismcts:20,leaf=model,rollout_depth=5", "--games", "2", "--arena-games", "2", "--hidden", "4",
+TINY = ["--engine", "ismcts:20,rollout_depth=5", "--games", "2", "--arena-games", "2", "--hidden", "4",
         "--epochs", "3", "--alpha", "1", "--seed", "40"]
 
 
@@ -26,10 +26,10 @@ def test_two_generations_play_with_the_model_they_accepted_and_resume(tmp_path, 
     first, second = gens
     assert second.played_with == first.model                     # gate 0: generation 2 plays with model 1
     seats = GameRecord.load(out / "gen-02" / "games" / "game-0001.json").seats
-    assert seats == [f"ismcts:20,leaf=model,rollout_depth=5,model={first.model}"] * 2
+    assert seats == [f"ismcts:20,rollout_depth=5,model={first.model}"] * 2
     assert GameRecord.load(out / "gen-01" / "games" / "game-0001.json").start["seed"] == 40
     assert GameRecord.load(out / "gen-02" / "games" / "game-0001.json").start["seed"] == 42
-    assert second.vs_previous["opponent"] == seats[0] and second.vs_baseline["opponent"] == "ismcts:20,leaf=rollout"
+    assert second.vs_previous["opponent"] == seats[0] and second.vs_baseline["opponent"] == "ismcts:20,preset=v0"
     assert second.train["games"] > first.train["games"]          # generation 2 is fitted on both generations
     assert json.loads((out / "gen-02" / "model.json").read_text())["format"]
     stamp = (out / "gen-02" / "model.json").stat().st_mtime_ns
@@ -65,10 +65,10 @@ def test_a_folder_of_another_run_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("change, field", [
-    ({"engine": "ismcts:20,leaf=rollout"}, "does not use the model"),         # v0 plays the same games each time
+    ({"engine": "ismcts:20,preset=v0"}, "does not use the model"),         # v0 plays the same games each time
     ({"engine": "ismcts:20", "players": 3, "arena_games": 3}, "does not use the model"),  # the 3p default: mix,
-                                                                              # model_weight 0: the same games
-    ({"engine": "ismcts:20,leaf=model,model=x.json"}, "must not name a model"),
+                                                                              # rollouts decide: the same games
+    ({"engine": "ismcts:20,model=x.json"}, "must not name a model"),
     ({"engine": "greedy"}, "engine must be an ismcts"),
     ({"arena_games": 3}, "arena_games must be a multiple"),
     ({"games": 0}, "games must be a positive"),
@@ -77,10 +77,10 @@ def test_a_folder_of_another_run_is_refused(tmp_path, capsys):
     ({"window": 0}, "window must be"),
     ({"baseline": "ismcts:x"}, "(the baseline)"),
     ({"model": "no-such-model.json"}, "no-such-model.json"),
-    ({"model": str(SHIPPED_MODEL_FILES[2]), "players": 4, "arena_games": 4}, "fitted on 2-player games only"),
+    ({"model": MODEL_2P, "players": 4, "arena_games": 4}, "fitted on 2-player games only"),
 ])
 def test_plans_that_cannot_iterate_are_refused_naming_the_field(tmp_path, change, field):
-    plan = IterationPlan(**{"engine": "ismcts:20,leaf=model", **change})
+    plan = IterationPlan(**{"engine": "ismcts:20", **change})
     with pytest.raises(BarcelonaError, match=field.replace("(", r"\(").replace(")", r"\)")):
         check_plan(plan)
     with pytest.raises(BarcelonaError):
@@ -90,7 +90,7 @@ def test_plans_that_cannot_iterate_are_refused_naming_the_field(tmp_path, change
 
 def test_the_default_engine_iterates_in_2_and_4_players():
     """The 2- and 4-player default searches with the network after a short rollout (its moves depend on the
-    model); the 3-player default (mix, model_weight 0) plays v0's moves whatever the model."""
+    model); the 3-player default (mix: rollouts decide) plays v0's moves whatever the model."""
     check_plan(IterationPlan(engine="ismcts:20"))
     check_plan(IterationPlan(engine="ismcts:20", players=4, arena_games=4))
     with pytest.raises(BarcelonaError, match="does not use the model"):
@@ -98,9 +98,9 @@ def test_the_default_engine_iterates_in_2_and_4_players():
 
 
 def test_the_window_keeps_the_last_generations_datasets(tmp_path):
-    plan = IterationPlan(engine="ismcts:20,leaf=model", base=("b1", "b2"), window=2, train=TrainSettings())
+    plan = IterationPlan(engine="ismcts:20", base=("b1", "b2"), window=2, train=TrainSettings())
     names = [str(p.relative_to(tmp_path)) if p.is_absolute() else str(p)
              for p in training_folders(plan, tmp_path, 4)]
     assert names == ["b1", "b2", "gen-03/data", "gen-04/data"]
-    everything = IterationPlan(engine="ismcts:20,leaf=model")
+    everything = IterationPlan(engine="ismcts:20")
     assert len(training_folders(everything, tmp_path, 4)) == 4

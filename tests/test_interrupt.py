@@ -59,10 +59,11 @@ def test_limit_iterations_must_be_a_bounded_count(bad):
 
 
 @pytest.mark.parametrize("field,bad", [("c_uct", float("nan")), ("margin_scale", float("nan")),
-                                       ("margin_scale", 0.0), ("bias_weight", float("inf")),
-                                       ("widen_c", -1.0), ("mix_weight", 2.0), ("max_nodes", 10**12),
-                                       ("expand_threshold", -1), ("reward", None), ("threads", 0),
-                                       ("root_halving", "yes"), ("turn_horizon", "no")])
+                                       ("margin_scale", 0.0), ("turn_temperature", float("inf")),
+                                       ("rollout_depth", -1), ("mix_weight", 2.0), ("max_nodes", 10**12),
+                                       ("expand_threshold", -1), ("leaf", None), ("threads", 0),
+                                       ("root_halving", "yes"), ("reuse_tree", "no"), ("forecast_at", "end"),
+                                       ("model", 3)])
 def test_search_settings_are_checked(field, bad):
     with pytest.raises(BarcelonaError, match=field):
         Engine(**{field: bad})

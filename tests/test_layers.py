@@ -26,9 +26,9 @@ LAYERS = [
     {"core"},                                                  # the compiled rules
     {"invariants", "notation", "position", "render", "board_svg", "record", "table_setup",  # the Python layer
      "gamelog"},                                               #   on the state
-    {"evaluation", "calibration"},                             # the learned evaluation (features, network, the
-                                                               #   calibration of the numbers shown)
+    {"evaluation"},                                            # the learned evaluation (features, network)
     {"search"},                                                # the compiled ISMCTS
+    {"settings"},                                              # the search's settings and presets
     {"engine"},                                                # the engine players use
     {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
      "openspiel_game", "pettingzoo_env", "observation",        # (framework adapters, their observation

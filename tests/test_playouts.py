@@ -1,5 +1,5 @@
-"""Playouts of the learned turn policy blended into the win probabilities shown (SearchSettings.playouts, issue
-#10): they depend only on what the searcher sees (A6), they are seeded, and they change the numbers shown, never
+"""Playouts of the learned turn policy blended into the win probabilities shown (SearchSettings.playouts): they
+depend only on what the searcher sees (A6), they are seeded, and they change the numbers shown, never
 the moves."""
 import math
 import time
@@ -7,7 +7,8 @@ import time
 import pytest
 
 from barcelona_ai import BarcelonaError, new_game
-from barcelona_ai.engine import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, Engine, Limit, SearchSettings
+from barcelona_ai.engine import Engine, Limit
+from barcelona_ai.settings import MAX_PLAYOUTS, PRESETS
 from barcelona_ai.search import TurnPolicy, policy_playouts
 
 from test_twin_states import decision_positions, twin_groups
@@ -70,15 +71,9 @@ def test_the_blend_moves_the_win_probabilities_shown_and_nothing_else():
     assert [pl.win_prob for pl in report.players] == shown[1.0][0].win_prob          # the root value's too
 
 
-def test_playouts_by_player_count_and_in_the_calibration_key():
-    assert {n: SearchSettings().for_players(n).playouts for n in (2, 3, 4)} == \
-        {n: DEFAULT_PLAYOUTS.get(n, 0) for n in (2, 3, 4)}
-    assert DEFAULT_PLAYOUTS.get(4)
-    four = SearchSettings().for_players(4)
-    assert four.calibration_key() != SearchSettings(playouts=16).for_players(4).calibration_key()
-    assert four.calibration_key() != SearchSettings(playout_weight=0.3).for_players(4).calibration_key()
-    assert SearchSettings(playouts=0, playout_weight=0.3).for_players(4).calibration_key() == \
-        SearchSettings(playouts=0).for_players(4).calibration_key()          # without playouts the weight is moot
+def test_the_default_blends_playouts_in_four_players_only():
+    assert {n: PRESETS["default"][n].playouts for n in (2, 3, 4)} == {2: 0, 3: 0, 4: 128}
+    assert all(s.playouts == 0 for s in PRESETS["v0"].values())
 
 
 @pytest.mark.parametrize("setting, value", [("playouts", -1), ("playouts", True), ("playouts", 1.5),

@@ -6,11 +6,11 @@ import pytest
 from barcelona_ai import BarcelonaError, PlayerCountError, new_game
 from barcelona_ai.arena import match, wilson
 from barcelona_ai.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
-from barcelona_ai.engine import (SHIPPED_FORECAST_FILES, SHIPPED_MODEL_FILES, SHORT_ROLLOUT, Engine, Limit, SearchError,
-                                 SearchSettings,
-                                 shipped_model_file)
-from barcelona_ai.evaluation import SHIPPED_MODEL
+from barcelona_ai.engine import Engine, Limit, SearchError
 from barcelona_ai.search import Tree
+from barcelona_ai.settings import FORECAST_4P, GENERAL_MODEL, MODEL_2P, PRESETS
+
+V0 = PRESETS["v0"][2]
 
 from helpers import swap_with_the_bag
 
@@ -35,22 +35,20 @@ def test_same_seed_same_answer_even_after_another_search():
     assert Engine(seed=6).analyse(s, Limit(iterations=1500)).to_dict() != first
 
 
-@pytest.mark.parametrize("choose", ["visits", "win", "forecast"])
-def test_hidden_information_is_not_read(choose):
-    """Two states that differ only in what the player to move cannot see give identical answers, under every
-    choice rule (the move, the plans and their numbers)."""
+def test_hidden_information_is_not_read():
+    """Two states that differ only in what the player to move cannot see give identical answers (the move, the
+    plans and their numbers)."""
     s = mid_game(4, seed=4)
     me = s.current_player()
     other = next(q for q in range(4) if q != me and sum(s.hand(q)) > 0)
     t = swap_with_the_bag(s, other)
     assert t.hash() != s.hash() and t.observation_hash(me) == s.observation_hash(me)
     for fn in ("analyse", "hints"):
-        a = getattr(Engine(seed=2, choose=choose), fn)(s, Limit(iterations=1200))
-        b = getattr(Engine(seed=2, choose=choose), fn)(t, Limit(iterations=1200))
+        a = getattr(Engine(seed=2), fn)(s, Limit(iterations=1200))
+        b = getattr(Engine(seed=2), fn)(t, Limit(iterations=1200))
         as_dict = (lambda x: x.to_dict()) if fn == "analyse" else (lambda x: [m.to_dict() for m in x])
         assert as_dict(a) == as_dict(b)
-    assert (Engine(seed=2, choose=choose).best_move(s, Limit(iterations=800))
-            == Engine(seed=2, choose=choose).best_move(t, Limit(iterations=800)))
+    assert Engine(seed=2).best_move(s, Limit(iterations=800)) == Engine(seed=2).best_move(t, Limit(iterations=800))
 
 
 def test_iteration_budget_is_exact_and_threads_merge():
@@ -186,77 +184,19 @@ def test_policy_distribution_matches_the_rollout_policy():
         policy_distribution(s)
 
 
-def test_greedy_rollout_policy_takes_the_best_static_value_of_the_heuristic_kind():
-    """rollout="greedy": at a decision that is not a placement, the heuristic policy's kind of decision (a
-    construction's building type), and of that kind an action after which the decider's static value is
-    highest; placements as the heuristic plays them. As a player it beats the heuristic policy."""
-    from barcelona_ai.search import ROLLOUTS, greedy_group, policy_game, policy_samples, static_value_of
-    assert set(ROLLOUTS) == {"uniform", "heuristic", "greedy"}
-    rng = random.Random(6)
-    s = new_game(players=2, seed=6)
-    checked = 0
-    while not s.is_terminal() and checked < 20:
-        if s.is_chance_node():
-            s.apply(s.chance_outcomes()[0][0])
-            continue
-        me = s.current_player()
-        legal = s.legal_actions()
-        if s.action_to_string(legal[0]).split()[0] != "place" and len(legal) > 1:
-            value = {}
-            for a in legal:
-                s.apply(a)
-                value[a] = static_value_of(s, me)
-                s.undo()
-            for a in policy_samples(s, 40, seed=checked, policy="greedy"):
-                kin = [b for b in legal if greedy_group(s, b) == greedy_group(s, a)]
-                assert value[a] == max(value[b] for b in kin), s.action_to_string(a)
-            checked += 1
-        s.apply(rng.choice(legal))
-    assert checked == 20
-    games = [policy_game(2, 40 + g // 2, g, ["greedy", "heuristic"][::1 - 2 * (g % 2)]) for g in range(60)]
-    won = sum(r[g % 2] for g, (_, r) in enumerate(games))
-    assert won / 60 > 0.55                                     # 0.685 over 2,000 games (README)
-    assert policy_game(2, 40, 3, ["greedy", "greedy"]) == policy_game(2, 40, 3, ["greedy", "greedy"])
-    with pytest.raises(BarcelonaError, match="rollout"):
-        SearchSettings(rollout="best").for_players(2).params()
-
-
 def test_expansion_threshold():
     """A node below the root gets children only after expand_threshold visits; until then the rollout policy
     plays from it."""
     s = mid_game()
     me = s.current_player()
     for threshold in (8, 60):
-        t = Tree(s, me, SearchSettings(expand_threshold=threshold, leaf="rollout").for_players(2).params(), 3)
+        t = Tree(s, me, V0.replace(expand_threshold=threshold).params(), 3)
         t.run(iterations=3000)
         grown = [t.node(i)["visits"] for i in range(1, t.num_nodes)
                  if t.node(i)["to_move"] >= 0 and t.children(i)]
         assert grown and min(grown) >= threshold
-    with pytest.raises(BarcelonaError):
-        SearchSettings(expand_threshold=-1).for_players(2).params()
-
-
-def test_own_turn_expansion_threshold():
-    """own_expand_threshold applies to the nodes inside the searcher's own turn (it chose the edge into the node
-    and decides again there), expand_threshold to every other node below the root."""
-    s = mid_game(4, seed=3)
-    me = s.current_player()
-    settings = SearchSettings(expand_threshold=15, own_expand_threshold=2, leaf="rollout")
-    t = Tree(s, me, settings.for_players(2).params(), 3)
-    t.run(iterations=4000)
-    own, other = [], []
-    for i in range(1, t.num_nodes):
-        x = t.node(i)
-        if x["to_move"] >= 0 and t.children(i):
-            (own if x["actor"] == me and x["to_move"] == me else other).append(x["visits"])
-    assert own and other and min(own) >= 2 and min(other) >= 15
-    assert min(own) < 15                                    # some own-turn nodes grew early
-    with pytest.raises(BarcelonaError, match="own_expand_threshold"):
-        SearchSettings(own_expand_threshold=-1).for_players(2).params()
-    assert make_bot("ismcts:100,own_expand_threshold=1").engine.settings.own_expand_threshold == 1
-    assert make_bot("ismcts:100,own_expand_threshold=none").engine.settings.own_expand_threshold is None
-    with pytest.raises(BarcelonaError, match="own_expand_threshold"):
-        make_bot("ismcts:100,own_expand_threshold=x")
+    with pytest.raises(BarcelonaError, match="expand_threshold"):
+        V0.replace(expand_threshold=-1)
 
 
 def test_sequential_halving_at_the_root():
@@ -266,7 +206,7 @@ def test_sequential_halving_at_the_root():
     s = mid_game()
     me = s.current_player()
     n = len(s.legal_actions())
-    params = SearchSettings(leaf="rollout").for_players(2).params()
+    params = V0.params()
     t = Tree(s, me, params, 5)
     assert t.run(iterations=6000, halving=True) == 6000 and t.root_stats()["iterations"] == 6000
     visits = {t.node(c)["key"]: t.node(c)["visits"] for c in t.children(0)}
@@ -288,14 +228,13 @@ def test_sequential_halving_at_the_root():
     plain.run(iterations=500)
     assert plain.survivor is None                                         # UCB1 at the root
     assert Engine(seed=2, root_halving=False).best_move(s, Limit(iterations=3000)) in s.legal_actions()
-    two = mid_game(2, seed=1)                         # the default: halving with 4 players (README, arena)
-    assert Engine(seed=2)._halving(s) and not Engine(seed=2)._halving(two)
-    assert not Engine(seed=2)._halving(mid_game(3, seed=1))
+    two = mid_game(2, seed=1)                         # the default: halving with 4 players
+    assert {n: PRESETS["default"][n].root_halving for n in (2, 3, 4)} == {2: False, 3: False, 4: True}
     assert Engine(seed=2).best_move(s, Limit(iterations=3000)) == \
         Engine(seed=2, root_halving=True).best_move(s, Limit(iterations=3000))
     assert Engine(seed=2).best_move(two, Limit(iterations=3000)) == \
         Engine(seed=2, root_halving=False).best_move(two, Limit(iterations=3000))
-    assert make_bot("ismcts:100,root_halving=auto").engine.settings.root_halving is None
+    assert make_bot("ismcts:100,root_halving=false").engine.settings[4].root_halving is False
     assert 0 < Tree(s, me, params, 5).run(iterations=10**9, seconds=0.2, halving=True) < 10**9   # time ends it
     timed = Tree(s, me, params, 5)                                         # a time budget: 75% of the rate
     assert timed.run(seconds=0.4, halving=True) > 0                        # of the first 5%, then the
@@ -313,122 +252,27 @@ def _leaf_run(s, **settings):
     return a.actions_applied, [m.action for m in a.moves], [round(p.win_prob, 6) for p in a.players]
 
 
-def test_leaf_modes_v0_tree_with_forecast_numbers():
-    """leaf="mix" with model_weight 0 searches v0's tree (the rollouts decide: same moves, same actions applied,
-    wherever the network evaluates) and reports the network's forecasts, not the rollouts' averages."""
+def test_leaf_mix_searches_v0s_tree_with_the_networks_numbers():
+    """leaf="mix" (the 3-player default) searches v0's tree (the rollouts decide: same moves, same actions
+    applied) and reports the network's forecasts, not the rollouts' averages."""
     s = mid_game(2, seed=4)
-    v0 = _leaf_run(s, leaf="rollout")
-    at_leaf = _leaf_run(s, leaf="mix", evaluate_at="leaf")
-    at_turn_end = _leaf_run(s, leaf="mix", evaluate_at="turn_end")
-    assert at_leaf[:2] == at_turn_end[:2] == v0[:2]
-    assert len({tuple(v0[2]), tuple(at_leaf[2]), tuple(at_turn_end[2])}) == 3
-
-
-def test_model_leaf_at_turn_end_plays_the_turn_out_first():
-    """leaf="model": at the leaf itself no rollout action is played; evaluate_at="turn_end" plays the policy to
-    the end of the turn in progress (fewer actions than a rollout to the end of the game)."""
-    s = mid_game(3, seed=5)
-    at_leaf, at_turn_end, v0 = (_leaf_run(s, leaf="model", evaluate_at="leaf")[0],
-                                _leaf_run(s, leaf="model", evaluate_at="turn_end")[0], _leaf_run(s, leaf="rollout")[0])
-    assert at_leaf < at_turn_end < v0
-    assert _leaf_run(s, leaf="model", evaluate_at="turn_end") == _leaf_run(s, leaf="model", evaluate_at="turn_end")
-    with pytest.raises(BarcelonaError, match="evaluate_at"):
-        Engine(evaluate_at="later")
+    v0 = _leaf_run(s, preset="v0")
+    mix = _leaf_run(s, settings=PRESETS["default"][3])
+    assert mix[:2] == v0[:2] and mix[2] != v0[2]
 
 
 def test_model_leaf_after_a_short_rollout():
-    """rollout_depth: the network evaluates after that many rollout-policy actions (then, at "turn_end", after the
-    rest of the turn they end in): more actions than at the leaf itself, fewer than rollouts to the end (v0)."""
+    """rollout_depth: the network evaluates after that many rollout-policy actions and the rest of the turn they
+    end in: more actions than at the leaf itself, fewer than rollouts to the end (v0)."""
     s = mid_game(2, seed=4)
-    at_leaf = _leaf_run(s, leaf="model", rollout_depth=0, evaluate_at="leaf")[0]
-    after_10 = _leaf_run(s, leaf="model", rollout_depth=10, evaluate_at="leaf")[0]
-    after_10_turn_end = _leaf_run(s, leaf="model", rollout_depth=10, evaluate_at="turn_end")[0]
-    v0 = _leaf_run(s, leaf="rollout")[0]
-    assert at_leaf < after_10 < after_10_turn_end < v0
+    leaf_value = {"forecast_at": "value", "turn_policy": "rollout"}
+    at_leaf = _leaf_run(s, rollout_depth=0, **leaf_value)[0]
+    after_10 = _leaf_run(s, rollout_depth=10, **leaf_value)[0]
+    v0 = _leaf_run(s, preset="v0")[0]
+    assert at_leaf < after_10 < v0
+    assert _leaf_run(s, rollout_depth=10, **leaf_value) == _leaf_run(s, rollout_depth=10, **leaf_value)
     with pytest.raises(BarcelonaError, match="rollout_depth"):
         Engine(rollout_depth=-1)
-
-
-def test_playout_leaf_plays_every_game_to_its_end_with_the_learned_turn_policy():
-    """leaf="playout": after the network's value, the learned turn policy plays the game to its end in every seat
-    and the reward blends the two by model_weight (as "mix" with its rollout): more actions than the short rollout
-    alone, about as many as v0's rollouts; seeded; the numbers reported stay the network's at the leaf's turn end.
-    It needs the learned turn policy, which plays the games."""
-    s = mid_game(4, seed=4)
-    short = _leaf_run(s, **SHORT_ROLLOUT)
-    playout = _leaf_run(s, leaf="playout", model_weight=0.5)               # SHORT_ROLLOUT's other settings
-    assert playout == _leaf_run(s, **{**SHORT_ROLLOUT, "leaf": "playout"}, model_weight=0.5)
-    assert playout[0] > 2 * short[0] and playout[0] > _leaf_run(s, leaf="rollout")[0] // 2
-    assert _leaf_run(s, leaf="playout", model_weight=0.0)[1:] != playout[1:]
-    resolved = SearchSettings(leaf="playout").for_players(3)
-    assert (resolved.rollout_depth, resolved.forecast_at, resolved.turn_policy) == (30, "leaf_turn_end", "learned")
-    with pytest.raises(BarcelonaError, match="leaf 'playout' needs turn_policy 'learned'"):
-        _leaf_run(s, leaf="playout", turn_policy="rollout")
-
-
-def test_playout_leaf_depends_only_on_what_the_searcher_sees():
-    """The playouts are played from the iteration's determinization (A6): twin states that differ only in the
-    hands the player to move cannot see get the same answers."""
-    from test_twin_states import twin_groups
-    settings = {"leaf": "playout", "model_weight": 0.5}
-    for s, *others in twin_groups(4, seed=61, count=2):
-        first = Engine(seed=3, **settings).analyse(s, Limit(iterations=300), top=3).to_dict()
-        for t in others:
-            assert Engine(seed=3, **settings).analyse(t, Limit(iterations=300), top=3).to_dict() == first
-
-
-def test_untried_actions_in_the_learned_turn_policys_order():
-    """expand_order="learned": a node adds the untried action the learned turn policy chooses among them instead
-    of the rollout policy's: another tree, seeded; refused without the learned turn policy, which chooses."""
-    s = mid_game(2, seed=4)
-    learned = _leaf_run(s, expand_order="learned")
-    assert learned == _leaf_run(s, expand_order="learned") and learned != _leaf_run(s)
-    with pytest.raises(BarcelonaError, match="expand_order 'learned' needs turn_policy 'learned'"):
-        _leaf_run(s, expand_order="learned", turn_policy="rollout")
-    with pytest.raises(BarcelonaError, match="expand_order"):
-        Engine(expand_order="policy")
-
-
-def _halving_root(s, root_arms, seed=7):
-    """The root children's actions of a sequential-halving search (4,000 iterations) with root_arms."""
-    e = Engine(root_arms=root_arms)
-    t = Tree(s, s.current_player(), e._params[4], seed, e._model[4], e._turn_policy[4])
-    t.run(iterations=4000, halving=True)
-    return {t.node(c)["key"] for c in t.children(0)}, t.survivor
-
-
-def test_sequential_halving_over_the_priors_best_root_actions():
-    """root_arms=k: sequential halving spreads the root budget over the k root actions the priors rank best, the
-    learned turn policy's logits at a decision that is not a placement, the heuristic prior at a placement (those
-    that enable a construction first, ties in a seeded order); 0 keeps every root action."""
-    from barcelona_ai.search import TurnPolicy, policy_distribution
-    choice = mid_game(4, seed=7)                          # 27 root actions, none a placement
-    assert len(choice.legal_actions()) == 27 and min(choice.legal_actions()) >= 114
-    logits = TurnPolicy.default().logits(choice)
-    kept, survivor = _halving_root(choice, 6)
-    assert len(kept) == 6 and survivor in kept
-    assert min(logits[a] for a in kept) >= max(logits[a] for a in logits if a not in kept)
-    assert len(_halving_root(choice, 0)[0]) == 27
-    placement = mid_game(4, seed=4)                       # 40 placements
-    prior = policy_distribution(placement)
-    enabling = {a for a, p in prior.items() if p == max(prior.values())}
-    assert 4 < len(enabling) < 40
-    picks = [_halving_root(placement, 4, seed)[0] for seed in range(6)]
-    assert all(len(p) == 4 and p <= enabling for p in picks) and len({frozenset(p) for p in picks}) > 1
-    assert picks[0] == _halving_root(placement, 4, 0)[0]
-    for bad in (-1, 10**6, True, 2.5):
-        with pytest.raises(BarcelonaError, match="root_arms"):
-            Engine(root_arms=bad)
-
-
-def test_root_arms_depend_only_on_what_the_searcher_sees():
-    """The priors that choose the root actions read the searcher's own decision (its hand it sees, A6): twin
-    states that differ only in the hands the player to move cannot see get the same answers."""
-    from test_twin_states import twin_groups
-    for s, *others in twin_groups(4, seed=65, count=4):          # 42, 11, 30 and 5 root actions
-        first = Engine(seed=3, root_arms=4).analyse(s, Limit(iterations=400), top=3).to_dict()
-        for t in others:
-            assert Engine(seed=3, root_arms=4).analyse(t, Limit(iterations=400), top=3).to_dict() == first
 
 
 def test_forecasts_at_the_end_of_the_leafs_turn():
@@ -437,14 +281,13 @@ def test_forecasts_at_the_end_of_the_leafs_turn():
     those of forecast_at="value" (the search's values are the same). Without a rollout_depth the two are one
     evaluation."""
     s = mid_game(2, seed=4)
-    value = _leaf_run(s, leaf="model", rollout_depth=30)
-    at_turn_end = _leaf_run(s, leaf="model", rollout_depth=30, forecast_at="leaf_turn_end")
+    value = _leaf_run(s, settings=PRESETS["default"][2].replace(forecast_at="value", turn_policy="rollout"))
+    at_turn_end = _leaf_run(s, settings=PRESETS["default"][2].replace(turn_policy="rollout"))
     assert at_turn_end[:2] == value[:2] and at_turn_end[2] != value[2]
-    assert _leaf_run(s, leaf="model", forecast_at="leaf_turn_end") == _leaf_run(s, leaf="model")
     with pytest.raises(BarcelonaError, match="forecast_at"):
         Engine(forecast_at="leaf")
-    with pytest.raises(BarcelonaError, match="forecast_at"):
-        Engine(forecast_at="leaf_turn_end", evaluate_at="leaf")
+    with pytest.raises(BarcelonaError, match="forecast_at 'leaf_turn_end' needs rollout_depth"):
+        PRESETS["default"][2].replace(rollout_depth=0)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -497,62 +340,28 @@ def test_numbers_are_never_shown_from_a_tree_searched_for_the_move_alone():
     assert showing.hints(later2, budget) == Engine(seed=1, reuse_tree=True).hints(later2, budget)
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_leaf_default_by_player_count(players):
-    """The default engine (leaf None) is, in 2 and 4 players, the network after a short rollout with its forecasts
-    at the end of the leaf's turn, which the learned turn policy plays (SHORT_ROLLOUT: ahead of v0 at equal time,
-    README), in 3 players "mix": rollouts decide, the network's forecasts are reported. A leaf named keeps its own
-    defaults."""
-    s = mid_game(players, seed=4)
-    short = _leaf_run(s, **SHORT_ROLLOUT)
-    mix = _leaf_run(s, leaf="mix")
-    assert short != mix
-    assert _leaf_run(s) == (short if players in (2, 4) else mix)
-    assert _leaf_run(s, leaf="mix", rollout_depth=0, forecast_at="value") == mix
-    resolved = SearchSettings().for_players(players)
-    assert (resolved.leaf, resolved.rollout_depth, resolved.forecast_at, resolved.turn_policy) == \
-        (("model", 30, "leaf_turn_end", "learned") if players in (2, 4) else ("mix", 0, "value", "rollout"))
-    assert resolved.root_halving == (players == 4)
-    assert SearchSettings(leaf="model").for_players(players).rollout_depth == 0
-    assert SearchSettings(rollout_depth=10).for_players(players).rollout_depth == 10
-
-
 def test_each_player_count_reads_its_shipped_model():
-    """2 players read the network refitted on the 2-player default's self-play (SHIPPED_MODEL_FILES), 3 and 4 the
-    package's general one (SHIPPED_MODEL); a model named is read in every player count it was fitted on (its
-    "players"), and the search follows the file it reads. A search in another player count is refused, and the
-    state is left as it was."""
-    assert SearchSettings().for_players(2).model == str(SHIPPED_MODEL_FILES[2]) == str(shipped_model_file(2))
-    assert SearchSettings().for_players(3).model is None and SearchSettings().for_players(4).model is None
-    assert shipped_model_file(3) == shipped_model_file(4) == SHIPPED_MODEL
+    """2 players read the network refitted on the 2-player default's self-play, 3 and 4 the package's general
+    one, and 4 players show the forecasts of the network fitted on their own games; a model named is read in every
+    player count it was fitted on (its "players"), and the search follows the file it reads. A search in another
+    player count is refused, and the state is left as it was."""
     engine = Engine()
     assert engine._model[3] is engine._model[4] is not engine._model[2]
     assert engine._forecast_model[2] is engine._model[2] and engine._forecast_model[3] is engine._model[3]
     assert engine._forecast_model[4] is not engine._model[4]                # 4 players: forecasts of their own
     assert Engine()._model[2] is engine._model[2]                      # each file loaded once per process
-    named = Engine(model=str(SHIPPED_MODEL))._model
+    named = Engine(model=GENERAL_MODEL)._model
     assert named[2] is named[4] is engine._model[4]
-    assert Engine(model="x.json", leaf="rollout")._model == {2: None, 3: None, 4: None}   # v0 reads none
+    assert Engine(preset="v0")._model == {2: None, 3: None, 4: None}   # v0 reads none
     s = mid_game(2, seed=4)
-    assert _leaf_run(s) == _leaf_run(s, model=str(SHIPPED_MODEL_FILES[2])) != _leaf_run(s, model=str(SHIPPED_MODEL))
-    two_only, four = Engine(model=str(SHIPPED_MODEL_FILES[2])), mid_game(4, seed=4)
+    assert _leaf_run(s) == _leaf_run(s, model=MODEL_2P) != _leaf_run(s, model=GENERAL_MODEL)
+    two_only, four = Engine(model=MODEL_2P), mid_game(4, seed=4)
     before = four.history()
     with pytest.raises(BarcelonaError, match="search setting model .*value-model-2p.json' was fitted on 2-player "
                                              "games only, not 4-player ones"):
         two_only.best_move(four, Limit(iterations=10))
     assert four.history() == before
     assert two_only.best_move(s, Limit(iterations=10)) in s.legal_actions()
-
-
-def test_the_4_player_default_shows_the_forecasts_of_its_own_games_network():
-    """In 4 players the default maximises the general model's values and shows the forecasts of the network
-    fitted to its own games (SHIPPED_FORECAST_FILES); a model named alone is read for both, and forecast_model
-    names the network of the numbers in any player count."""
-    assert SearchSettings().for_players(4).forecast_model == str(SHIPPED_FORECAST_FILES[4])
-    assert SearchSettings().for_players(2).forecast_model is None is SearchSettings().for_players(3).forecast_model
-    assert SearchSettings(model=str(SHIPPED_MODEL)).for_players(4).forecast_model is None
-    named = SearchSettings(forecast_model=str(SHIPPED_MODEL)).for_players(2)
-    assert named.forecast_model == str(SHIPPED_MODEL) and named.model == str(SHIPPED_MODEL_FILES[2])
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -562,8 +371,8 @@ def test_the_forecast_model_changes_the_numbers_never_the_moves(players):
     network for both (in 4 players: the default before 2026-11-29)."""
     s = mid_game(players, seed=6)
     limit = Limit(iterations=800)
-    own = str(SHIPPED_MODEL_FILES.get(players, SHIPPED_MODEL))
-    other = str(SHIPPED_FORECAST_FILES[4]) if players == 2 else own
+    own = PRESETS["default"][players].model
+    other = FORECAST_4P if players == 2 else own
     runs = [Engine(seed=5, **settings).analyse(s, limit) for settings in
             ({}, {"forecast_model": own}, {"forecast_model": other, "model": own})]
     moves = [[(m.actions, m.visits) for m in a.moves] for a in runs]
@@ -581,7 +390,7 @@ def test_a_forecast_model_not_fitted_on_the_player_count_is_refused():
     before = four.history()
     with pytest.raises(BarcelonaError, match="search setting forecast_model .*value-model-2p.json' was fitted on "
                                              "2-player games only, not 4-player ones"):
-        Engine(forecast_model=str(SHIPPED_MODEL_FILES[2])).analyse(four, Limit(iterations=10))
+        Engine(forecast_model=MODEL_2P).analyse(four, Limit(iterations=10))
     assert four.history() == before
     with pytest.raises(BarcelonaError, match="search setting forecast_model must be a file path"):
         Engine(forecast_model=3)
@@ -591,7 +400,7 @@ def test_a_forecast_model_not_fitted_on_the_player_count_is_refused():
 def test_one_engine_one_opinion(players):
     """best_move, hints and analyse run the same search (sequential halving in 4 players included): at the same
     seed and budget they name the same move, and the first hint shows the numbers analyse reports as the value
-    of the position with best play (issue #10)."""
+    of the position with best play."""
     s, budget = mid_game(players, seed=8), Limit(iterations=3000)
     best = Engine(seed=4).best_move(s, budget)
     hints = Engine(seed=4).hints(s, budget, top=3)
@@ -611,61 +420,6 @@ def test_hints_rest_on_enough_visits():
     assert all(h.visits >= max(HINT_MIN_VISITS, HINT_MIN_SHARE * 4000) for h in hints[1:])
     tiny = Engine(seed=1).hints(s, Limit(iterations=12), top=5)
     assert len(tiny) >= 1 and all(h.visits >= HINT_MIN_VISITS for h in tiny[1:])
-
-
-def test_choosing_by_forecast_ranks_by_the_numbers_shown():
-    """choose="forecast" (a setting the arena rejected: README, What was measured): the move played is the one
-    with the highest reported win probability among those passing the visits rule, so no later hint shows a
-    higher one; best_move, hints and analyse still agree (issue #10)."""
-    s, budget = mid_game(2, seed=9), Limit(iterations=4000)
-    hints = Engine(seed=2, choose="forecast").hints(s, budget, top=5)
-    me = s.current_player()
-    assert len(hints) >= 2
-    assert all(a.win_prob[me] >= b.win_prob[me] for a, b in zip(hints, hints[1:]))
-    assert len({h.actions[0] for h in hints}) == len(hints)
-    best = Engine(seed=2, choose="forecast").best_move(s, budget)
-    a = Engine(seed=2, choose="forecast").analyse(s, budget)
-    assert hints[0].actions[0] == best == a.moves[0].action
-    assert hints[0].win_prob == [p.win_prob for p in a.players]
-    # the same trees as choose="visits" (the rule acts only on the answer): the same iterations and nodes
-    assert a.nodes == Engine(seed=2).analyse(s, budget).nodes
-    with pytest.raises(BarcelonaError, match="choose"):
-        Engine(choose="best")
-    with pytest.raises(BarcelonaError, match="choose"):
-        make_bot("ismcts:100,choose=best")
-
-
-def test_close_candidates_are_chosen_by_win_probability():
-    """choose="win": among the actions visited at least CLOSE_SHARE times as often as the most visited one, the
-    highest win probability for the player (then expected score, then the lower id); a rarely visited action
-    with a higher win rate is not a candidate (issue #10, stable hints)."""
-    from barcelona_ai.engine import CLOSE_SHARE, _best_close
-
-    def st(visits, win, score=100.0):
-        return {"visits": visits, "win": [win * visits, (1 - win) * visits], "score": [score * visits, 0.0]}
-    kids = {7: st(1000, 0.50), 3: st(700, 0.52), 9: st(100, 0.90), 4: st(int(1000 * CLOSE_SHARE) - 1, 0.60)}
-    assert _best_close(kids, 0) == 3
-    assert _best_close(kids, 1) == 7
-    assert _best_close({5: st(800, 0.5, 120.0), 2: st(800, 0.5, 110.0)}, 0) == 5      # then expected score
-    assert _best_close({5: st(800, 0.5), 2: st(800, 0.5)}, 0) == 2                    # then the lower id
-    assert _best_close({5: st(0, 0.0), 2: st(0, 0.0)}, 0) == 2                        # nothing visited
-
-
-def test_choosing_among_close_candidates_keeps_one_opinion():
-    """choose="win" acts on the answer only (the same trees as "visits"); best_move, hints and analyse name the
-    same move, and the first hint's win probability is the highest among the hints visited at least
-    CLOSE_SHARE times as often as the most visited one. (In this position the two rules choose differently.)"""
-    from barcelona_ai.engine import CLOSE_SHARE
-    s, budget = mid_game(2, seed=1), Limit(iterations=3000)
-    me = s.current_player()
-    assert Engine(seed=2).best_move(s, budget) != Engine(seed=2, choose="win").best_move(s, budget)
-    hints = Engine(seed=2, choose="win").hints(s, budget, top=5)
-    a = Engine(seed=2, choose="win").analyse(s, budget, top=50)
-    assert hints[0].actions[0] == Engine(seed=2, choose="win").best_move(s, budget) == a.moves[0].action
-    most = max(m.visits for m in a.moves)
-    close = [m for m in a.moves if m.visits >= CLOSE_SHARE * most]
-    assert a.moves[0] in close and a.moves[0].win_prob[me] == max(m.win_prob[me] for m in close)
-    assert a.nodes == Engine(seed=2).analyse(s, budget).nodes
 
 
 def test_iterations_searched_counts_every_call():

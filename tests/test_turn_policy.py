@@ -11,7 +11,7 @@ import pytest
 
 import barcelona_ai
 from barcelona_ai import Engine, Limit, new_game
-from barcelona_ai.engine import SearchSettings
+from barcelona_ai.settings import PRESETS
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.policy_train import (COLUMNS, action_inputs, is_placement_decision, log_likelihood, logits,
                                        policy_document, train_policy)
@@ -81,7 +81,7 @@ def test_the_shipped_policy_says_how_it_was_made():
 def records(tmp_path_factory):
     folder = tmp_path_factory.mktemp("records")
     for g in range(4):
-        game = play_game(["ismcts:30,leaf=rollout", "ismcts:30,leaf=rollout"], 70 + g, 70 + g)
+        game = play_game(["ismcts:30,preset=v0", "ismcts:30,preset=v0"], 70 + g, 70 + g)
         GameRecord.from_json(game.record).save(folder / f"game-{g:04d}.json")
     return sorted(str(p) for p in folder.glob("*.json"))
 
@@ -130,9 +130,10 @@ def test_policy_document_round_trip():
 
 def test_search_with_the_learned_turn_is_deterministic():
     s = walk(2, 8, 30)[-1]
-    moves = {Engine(seed=3, turn_policy="learned").best_move(s, Limit(iterations=400)) for _ in range(2)}
+    assert PRESETS["default"][2].turn_policy == "learned"
+    moves = {Engine(seed=3).best_move(s, Limit(iterations=400)) for _ in range(2)}
     assert len(moves) == 1
-    greedy = Engine(seed=3, turn_policy="learned", turn_temperature=0.0).analyse(s, Limit(iterations=300))
+    greedy = Engine(seed=3, turn_temperature=0.0).analyse(s, Limit(iterations=300))
     assert greedy.iterations == 300
 
 
@@ -142,10 +143,12 @@ def test_turn_policy_settings_are_checked():
     with pytest.raises(BarcelonaError, match="turn_temperature"):
         Engine(turn_temperature=-1.0)
     with pytest.raises(BarcelonaError, match="policy"):
-        Engine(turn_policy="learned", policy=3)
-    params = SearchSettings(turn_policy="learned").for_players(2).params()
+        Engine(policy=3)
+    with pytest.raises(BarcelonaError, match="3 players"):      # the 3-player default reports the network's value
+        Engine(turn_policy="learned")
+    two = PRESETS["default"][2]
     with pytest.raises(BarcelonaError, match="turn policy"):
-        Tree(new_game(2, 1), 0, params, 1, SearchSettings().for_players(2).value_model())
+        Tree(new_game(2, 1), 0, two.params(), 1, two.value_model())
 
 
 @pytest.mark.parametrize("players", [2, 4])
