@@ -154,7 +154,8 @@ def test_command_errors(tmp_path, capsys, argv, words):
 
 def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     """Without --model the network measured is the one whose forecasts the default engine shows in the data's player
-    count (2 players have one of their own, in 4 the numbers come from another: settings.PRESETS); data of 2 and 4 players together: each count's rows by its own network."""
+    count (2 players have one of their own, in 4 the numbers come from another: settings.PRESETS); data of 2 and 4
+    players together: each count's rows by its own network."""
     two, four = tmp_path / "two", tmp_path / "four"
     generate(DataPlan(games=1, per_shard=1, players=2, bots=("greedy",) * 2, seed=10), two)
     generate(DataPlan(games=1, per_shard=1, players=4, bots=("greedy",) * 4, seed=10), four)

@@ -44,7 +44,8 @@ INTS = {
 SPECS = ["random", "greedy", "flatmc:3", "ismcts:3", "ismcts:0.002s", "ismcts:3,reward=win", "ismcts:abc",
          "flatmc:0", "ismcts:infs", "foo", "", ",", "ismcts:3,threads=0", "ismcts:3,c_uct=nan", "greedy:1",
          "ismcts:3,=3", "ismcts:99999999999", "ismcts:3,threads=2,threads=3", "ismcts:3,foo=1", "x" * 300,
-         "ismcts:3,max_nodes=1", "ismcts:3,threads=inf", "ismcts:-1s", "flatmc:3,rollout=uniform", "ismcts:3,leaf=rollout"]
+         "ismcts:3,max_nodes=1", "ismcts:3,threads=inf", "ismcts:-1s", "flatmc:3,rollout=uniform",
+         "ismcts:3,leaf=rollout"]
 SETUPS = ["random", "printed", "odd", ""]
 
 

@@ -10,9 +10,9 @@ from barcelona_ai.engine import Engine, Limit, SearchError
 from barcelona_ai.search import Tree
 from barcelona_ai.settings import FORECAST_4P, GENERAL_MODEL, MODEL_2P, PRESETS
 
-V0 = PRESETS["v0"][2]
-
 from helpers import swap_with_the_bag
+
+V0 = PRESETS["v0"][2]
 
 
 def mid_game(players=4, seed=3, steps=60):
