@@ -1,4 +1,4 @@
-"""Training the learned turn policy (issue #10): which action the engine's search takes at a decision, learned
+"""Training the learned turn policy: which action the engine's search takes at a decision, learned
 from its game records, for the search to play the rest of a leaf's turn with (search.TurnPolicy).
 
 The policy is a conditional logit (McFadden's discrete choice): at a decision every legal action a gets a logit
@@ -40,8 +40,8 @@ from .core import CONSTANTS, State
 from .errors import BarcelonaError
 from .evaluation import player_block_features
 from .record import GameRecord
-from .search import (NF_POLICY as NF, NGROUPS_PY as NGROUPS, TURN_POLICY_FORMAT, TURN_POLICY_VERSION,
-                     decision_group, policy_distribution)
+from .search import (FEATURE_NAMES, GROUP_NAMES, NF_POLICY as NF, NGROUPS_PY as NGROUPS, TOP_CLASS_NAMES,
+                     TURN_POLICY_FORMAT, TURN_POLICY_VERSION, decision_group, policy_distribution)
 
 A_INT_PICK = CONSTANTS["A_INT_PICK"]   # actions below it are placements (crossing * 3 + top class)
 COLUMNS = NF + NGROUPS + 3 + 1    # features, group one-hot, top-class one-hot, log prior
@@ -183,6 +183,8 @@ def fit(data: Decisions, l2: float = 1e-4, max_iter: int = 400) -> np.ndarray:
 
 def policy_document(w: np.ndarray, meta: dict) -> dict:
     return {"format": TURN_POLICY_FORMAT, "version": TURN_POLICY_VERSION,
+            "feature_names": list(FEATURE_NAMES), "group_names": list(GROUP_NAMES),
+            "top_class_names": list(TOP_CLASS_NAMES),
             "features": [float(v) for v in w[:NF]],
             "groups": [float(v) for v in w[NF:NF + NGROUPS]],
             "top_class": [float(v) for v in w[NF + NGROUPS:NF + NGROUPS + 3]],

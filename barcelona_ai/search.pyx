@@ -33,6 +33,7 @@ from .core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cur
                     A_DRAW, A_REVEAL)
 
 from .evaluation cimport NetC, ValueModel, net_evaluate, player_features, NF_PLAYER
+from .evaluation import PLAYER_NAMES
 from pathlib import Path
 
 from .errors import BarcelonaError
@@ -65,6 +66,9 @@ cdef int KIND_WEIGHT[NKINDS]
 # almost always (100 : 1 against ending, skipping or stopping) wins 74% of 2-player games and 52% of 4-player
 # games as one seat against three; weights 3 : 1 won 47% / 24% (no better than uniform).
 _weights = (1, 100, 1, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 1, 1, 100, 1, 1)
+KIND_NAMES = ("place", "intersection pick", "intersection done", "coins", "cloth", "cerda", "cobblestone", "street",
+              "intersection", "improve modernisme", "take modernisme", "public service", "tram", "passenger", "skip",
+              "end actions", "sagrada step", "sagrada stop", "other")
 for _i in range(NKINDS):
     KIND_WEIGHT[_i] = _weights[_i]
 
@@ -965,9 +969,13 @@ CHOICES = {                            # the ids in ParamsC of the search settin
 
 SHIPPED_POLICY = Path(__file__).with_name("data") / "turn-policy.json"      # the package's turn policy
 TURN_POLICY_FORMAT = "barcelona-turn-policy"
-TURN_POLICY_VERSION = 2    # 2: the features are the decider's own block (version 1: the position, the seat, then it)
+TURN_POLICY_VERSION = 3    # 3: the weights' names are in the file (2: by position only; 1: other inputs)
 NGROUPS_PY = NGROUPS
 NF_POLICY = NF_PLAYER
+FEATURE_NAMES = tuple(PLAYER_NAMES)     # the names of the weights: the decider's block of the network's inputs,
+GROUP_NAMES = KIND_NAMES + ("build corner", "build level 1", "build level 2", "build level 3")   # the groups'
+TOP_CLASS_NAMES = ("working", "middle", "upper")                                                # a placement's
+assert len(GROUP_NAMES) == NGROUPS and len(KIND_NAMES) == NKINDS
 
 
 cdef class TurnPolicy:
@@ -981,6 +989,11 @@ cdef class TurnPolicy:
         if doc.get("format") != TURN_POLICY_FORMAT or doc.get("version") != TURN_POLICY_VERSION:
             raise BarcelonaError(f"a turn policy file has format {TURN_POLICY_FORMAT!r}, version "
                                  f"{TURN_POLICY_VERSION}, not {doc.get('format')!r}, version {doc.get('version')!r}")
+        for key, names in (("feature_names", FEATURE_NAMES), ("group_names", GROUP_NAMES),
+                           ("top_class_names", TOP_CLASS_NAMES)):
+            if not isinstance(doc.get(key), list) or tuple(doc[key]) != names:
+                raise BarcelonaError(f"turn policy {key}: the file's weights are not named as this engine's "
+                                     f"inputs ({', '.join(names[:3])}, ...): refit it (barcelona-ai train-policy)")
         w = _weights(doc, "features", NF_PLAYER)
         g = _weights(doc, "groups", NGROUPS)
         tc = _weights(doc, "top_class", 3)

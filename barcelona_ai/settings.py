@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
 
 from .errors import BarcelonaError
-from .evaluation import SHIPPED_MODEL, ValueModel
-from .search import CHOICES, MAX_NODES_LIMIT, PARAM_FIELDS, SHIPPED_POLICY, TurnPolicy
+from .evaluation import ValueModel
+from .models import check_shipped, shipped_file
+from .search import CHOICES, MAX_NODES_LIMIT, PARAM_FIELDS, TurnPolicy
 
 PLAYER_COUNTS = (2, 3, 4)
 MAX_THREADS = 64
@@ -151,11 +151,11 @@ def _cross_field_errors(s: SearchSettings):
 # ---------------------------------------------------------------------------------------------------------------
 # the presets
 
-DATA = Path(__file__).with_name("data")
-GENERAL_MODEL = str(SHIPPED_MODEL)                      # data/value-model.json: fitted on 2-, 3- and 4-player games
-MODEL_2P = str(DATA / "value-model-2p.json")            # refitted on the 2-player default's own games
-FORECAST_4P = str(DATA / "value-model-4p.json")         # fitted on the 4-player default's own games: its numbers
-TURN_POLICY = str(SHIPPED_POLICY)                       # data/turn-policy.json
+# The shipped files (data/models.json names the file of each role and player count).
+GENERAL_MODEL = shipped_file(3, "value")                # fitted on 2-, 3- and 4-player games
+MODEL_2P = shipped_file(2, "value")                     # refitted on the 2-player default's own games
+FORECAST_4P = shipped_file(4, "forecast")               # fitted on the 4-player default's own games: its numbers
+TURN_POLICY = shipped_file(2, "turn_policy")
 
 _SEARCH = {"c_uct": 0.7, "mix_weight": 0.7, "margin_scale": 15.0, "expand_threshold": 30, "turn_temperature": 0.25,
            "playout_weight": 0.5, "max_nodes": 4_000_000, "threads": 1, "reuse_tree": False}
@@ -166,14 +166,14 @@ PRESETS: dict[str, dict[int, SearchSettings]] = {
     # shown come from a network fitted on its own games, blended with playouts.
     "default": {
         2: SearchSettings(**_SEARCH, leaf="model", rollout_depth=30, forecast_at="leaf_turn_end",
-                          turn_policy="learned", root_halving=False, playouts=0, model=MODEL_2P,
-                          forecast_model=MODEL_2P, policy=TURN_POLICY),
+                          turn_policy="learned", root_halving=False, playouts=0, model=shipped_file(2, "value"),
+                          forecast_model=shipped_file(2, "forecast"), policy=shipped_file(2, "turn_policy")),
         3: SearchSettings(**_SEARCH, leaf="mix", rollout_depth=0, forecast_at="value", turn_policy="rollout",
-                          root_halving=False, playouts=0, model=GENERAL_MODEL, forecast_model=GENERAL_MODEL,
-                          policy=TURN_POLICY),
+                          root_halving=False, playouts=0, model=shipped_file(3, "value"),
+                          forecast_model=shipped_file(3, "forecast"), policy=shipped_file(3, "turn_policy")),
         4: SearchSettings(**_SEARCH, leaf="model", rollout_depth=30, forecast_at="leaf_turn_end",
-                          turn_policy="learned", root_halving=True, playouts=128, model=GENERAL_MODEL,
-                          forecast_model=FORECAST_4P, policy=TURN_POLICY),
+                          turn_policy="learned", root_halving=True, playouts=128, model=shipped_file(4, "value"),
+                          forecast_model=shipped_file(4, "forecast"), policy=shipped_file(4, "turn_policy")),
     },
     # The first engine: every leaf played to the end by the heuristic rollout policy (the arena's baseline).
     "v0": {
@@ -220,6 +220,7 @@ def load_model(path: str) -> ValueModel:
     """The value network of a file, read once per process."""
     key = _file_key(path)
     if key not in _MODELS:
+        check_shipped(path)
         _MODELS[key] = ValueModel.load(path)
     return _MODELS[key]
 
@@ -228,5 +229,6 @@ def load_policy(path: str) -> TurnPolicy:
     """The learned turn policy of a file, read once per process."""
     key = _file_key(path)
     if key not in _POLICIES:
+        check_shipped(path)
         _POLICIES[key] = TurnPolicy.load(path)
     return _POLICIES[key]

@@ -28,7 +28,7 @@ LAYERS = [
      "gamelog"},                                               #   on the state
     {"evaluation"},                                            # the learned evaluation (features, network)
     {"search"},                                                # the compiled ISMCTS
-    {"settings"},                                              # the search's settings and presets
+    {"models", "settings"},                                    # the shipped model files; the search's settings
     {"engine"},                                                # the engine players use
     {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
      "openspiel_game", "pettingzoo_env", "observation",        # (framework adapters, their observation

@@ -16,7 +16,7 @@ from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.policy_train import (COLUMNS, action_inputs, is_placement_decision, log_likelihood, logits,
                                        policy_document, train_policy)
 from barcelona_ai.record import GameRecord
-from barcelona_ai.search import TurnPolicy, Tree, TURN_POLICY_FORMAT
+from barcelona_ai.search import FEATURE_NAMES, GROUP_NAMES, TURN_POLICY_FORMAT, Tree, TurnPolicy
 from barcelona_ai.selfplay import play_game
 
 
@@ -56,7 +56,11 @@ def test_c_logits_equal_the_python_reference(players):
 
 @pytest.mark.parametrize("field, value, words", [
     ("format", "barcelona-model", "format"),
-    ("version", 1, "version 1"),                     # the first version read 83 inputs: refused, not misread
+    ("version", 2, "version 2"),                     # weights named by position only: refused, not misread
+    ("feature_names", list(reversed(FEATURE_NAMES)), "feature_names"),   # a reorder is refused
+    ("feature_names", None, "feature_names"),
+    ("group_names", list(GROUP_NAMES[1:]) + [GROUP_NAMES[0]], "group_names"),
+    ("top_class_names", ["middle", "working", "upper"], "top_class_names"),
     ("features", [0.0] * 3, "features"),
     ("groups", "x", "groups"),
     ("top_class", [0.0, float("nan"), 0.0], "top_class"),
