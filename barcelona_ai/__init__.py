@@ -9,7 +9,7 @@ Layers, lowest first; a module imports only modules of its own layer or below, w
     errors, _version < jsonio                the exceptions, the version; safe reading of JSON files
     tables                                   the board data (editions)
     core                                     the compiled rules: State, new_game, game_data
-    notation, position, render, invariants,  the Python layer on the state: text, documents, records
+    notation, position, render,              the Python layer on the state: text, documents, records
     record
     search                                   the compiled ISMCTS
     engine                                   the engine players use

@@ -940,7 +940,7 @@ cdef inline void mod_restock(StateC* s) noexcept nogil:
     tiles" (R111), so when the stack runs out during those four reveals the tiles just discarded are among the
     discards reshuffled: they can come back only when fewer than 4 tiles were face down at the refresh (with
     none face down and no discards, they are the only tiles left and all four come back). Invariant (see
-    invariants.py): mod_stack == 0 implies mod_discard == 0; both empty is A32 (a short display). The stack is
+    tests/invariants.py): mod_stack == 0 implies mod_discard == 0; both empty is A32 (a short display). The stack is
     a set whose order is drawn at the reveal chance nodes, so moving the set is the shuffle; its content stays
     public by deduction, the discards face up (A6)."""
     if s.mod_stack == 0:
@@ -1700,7 +1700,7 @@ cdef object raw_bounds_problem(const DataC* d, const StateC* s):
     issue #8): each value the engine uses as an array index, a loop bound, a shift or a seat is in its range,
     and the cross-field facts the engine indexes with are true (a crossing's Intersection owner has built at
     least one, so inter_picks[inters - 1] exists; a pending MARKER effect finds room on its building's stack of
-    at most one marker per level, R102). It does not check the rules (position.py and invariants.py do): a state
+    at most one marker per level, R102). It does not check the rules (position.py and state_problem do): a state
     that passes may be unreachable, but no playout from it reads or writes outside the state."""
     cdef int n = s.num_players, i, k, p, cnt, cap, lvl, code, j
     cdef int pend[NBSPACE]
@@ -1853,8 +1853,8 @@ cdef int raw_to_state(const DataC* d, dict raw, StateC* out, str what) except -1
     return 0
 
 
-# ---- the rules' invariants in C (the long random walk, issue #9) ------------------------------------------
-# invariants.py is the readable reference; state_invariant_problem makes the same checks in the same order,
+# ---- the rules' invariants in C (the long random walk) ---------------------------------------------------
+# tests/invariants.py is the tests' readable reference; state_invariant_problem makes the same checks in the same order,
 # and invariant_message words the first problem exactly as invariants.check_raw does (tests/test_apply_undo.py
 # compares the two on random and deliberately broken states).
 from cpython.exc cimport PyErr_CheckSignals

@@ -29,7 +29,6 @@ from typing import Any
 
 from .core import SOURCES, State, register_text_services
 from .errors import BarcelonaError, InvalidPositionError, PlayerCountError
-from .invariants import check_raw
 from .jsonio import parse_json, read_bytes, show_path
 from .tables import (ACTION_KINDS, BUILDING_TYPES, CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_BUILDING_SPACES,
                      NUM_CROSSINGS, NUM_SIDEWALK, NUM_SPACES, SPACE_INDEX, load_edition, space_name)
@@ -501,9 +500,6 @@ class _Reader:
         self._turn_checks()
         self._fill_absent_seats()
         r["spare"] = 0
-        problems = check_raw(r, self.ed)                    # the core's own invariants, as a last guard
-        if problems:
-            _fail("position", problems[0])
         return r, edition, vp, not self.has_turn_state
 
     # -- board --------------------------------------------------------------------------------------------
@@ -1391,6 +1387,9 @@ def state_from_json(doc: Any, seed: int = 0) -> State:
         raise
     except BarcelonaError as exc:
         raise InvalidPositionError(f"position: {exc}") from None
+    problem = st._invariant_problem()               # the core's own invariants, as a last guard
+    if problem:
+        raise InvalidPositionError(f"position: {problem}")
     if viewpoint is not None:
         st = st.determinize(viewpoint, seed)
     if hand_written and raw["phase"] == PH_PLACE:

@@ -19,7 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from barcelona_ai import BarcelonaError, IllegalActionError, new_game
 from barcelona_ai.core import State
-from barcelona_ai.invariants import check_invariants
+from invariants import check_invariants
 
 WALK_ACTIONS = int(os.environ.get("BARCELONA_WALK_ACTIONS", "1000000"))
 PY_WALK_ACTIONS = 20_000                 # the Python API, in the default run (CI: WALK_ACTIONS)

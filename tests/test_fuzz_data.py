@@ -16,7 +16,7 @@ import pytest
 
 from barcelona_ai import State
 from barcelona_ai.errors import BarcelonaError, DataFileError
-from barcelona_ai.invariants import check_invariants
+from invariants import check_invariants
 from barcelona_ai.tables import (CONDITIONS, EFFECT_AMOUNTS, GRANT_KINDS, SIMPLE_CODES, build_edition,
                                  load_edition)
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from barcelona_ai import SOURCES, BarcelonaError, State, new_game
-from barcelona_ai.invariants import check_invariants
+from invariants import check_invariants
 from barcelona_ai.position import FRAME_KINDS, PHASES, _names
 from barcelona_ai.tables import CLASSES, GRANT_KINDS, SPACE_INDEX, load_edition
 

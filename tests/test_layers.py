@@ -24,7 +24,7 @@ LAYERS = [
     {"tables"},                                                # the board data (editions)
     {"view"},                                                  # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
-    {"invariants", "notation", "position", "render", "board_svg", "record", "table_setup",  # the Python layer
+    {"notation", "position", "render", "board_svg", "record", "table_setup",  # the Python layer
      "gamelog"},                                               #   on the state
     {"evaluation"},                                            # the learned evaluation (features, network)
     {"search"},                                                # the compiled ISMCTS

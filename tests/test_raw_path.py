@@ -22,7 +22,7 @@ import pytest
 
 from barcelona_ai import BarcelonaError, new_game
 from barcelona_ai.core import State
-from barcelona_ai.invariants import check_raw
+from invariants import check_raw
 from barcelona_ai.render import render_player
 
 WALK_ACTIONS = int(os.environ.get("BARCELONA_WALK_ACTIONS", "1000000"))

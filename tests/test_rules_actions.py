@@ -14,7 +14,7 @@ import random
 import pytest
 
 from barcelona_ai import InvalidPositionError, State, new_game
-from barcelona_ai.invariants import check_invariants
+from invariants import check_invariants
 from barcelona_ai.tables import SPACE_INDEX, load_edition, space_name
 
 from helpers import (C, T, W, M, U, building, citizens, cobblestones, cross, edit, face_down, hand, intersection,

@@ -1,8 +1,12 @@
-"""Consistency checks of a state: components conserved, nothing negative or over capacity.
+"""The tests' independent reference of the rules' invariants: components conserved, nothing negative or over
+capacity, what may be pending in each phase of a turn.
+
+The engine runs one checker, the core's (core.pyx ``state_problem``: the memory-safety guard, then
+``state_invariant_problem``); this module is the same checks written again in Python, to check the C one against.
 
 ``check_raw(raw, edition)`` returns the problems of a raw state dict (the StateC fields, core.pxd), every one of
 them (empty when the state is consistent): the components, and what may be pending in each phase of a turn
-(``_turn_problems``). The position loader runs it on every raw dict it builds, as a last guard before the core.
+(``_turn_problems``).
 
 ``check_invariants(state)`` checks a State without leaving the core: the core's memory-safety guard (every value
 C uses as an index in range) and then the C twin of ``check_raw`` (core.pyx ``state_problem`` and
@@ -10,12 +14,12 @@ C uses as an index in range) and then the C twin of ``check_raw`` (core.pyx ``st
 first problem in the same words). The random walks of the tests call it after every action, the long one in C
 (``State._walk_with_invariants``).
 
-This module is the readable reference. tests/test_raw_path.py checks that the C twin agrees with it on random,
+tests/test_raw_path.py checks that the C twin agrees with it on random,
 mutated and deliberately broken states; a check added here belongs there too.
 """
 from __future__ import annotations
 
-from .tables import NUM_MODERNISME, NUM_SAGRADA, NUM_SIDEWALK, Edition
+from barcelona_ai.tables import NUM_MODERNISME, NUM_SAGRADA, NUM_SIDEWALK, Edition
 
 
 def _bits(x: int) -> int:
