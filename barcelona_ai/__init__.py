@@ -26,8 +26,8 @@ from ._version import __version__
 from .core import CONSTANTS, SOURCES, State, game_data, new_game
 from .errors import (AmbiguousMoveError, BarcelonaError, DataFileError, IllegalActionError, InvalidMoveError,
                      InvalidPositionError, InvalidRecordError, PlayerCountError, SearchError, SearchInterrupted)
-from . import notation, position, render  # noqa: F401  (they register the State's text services)
-from .engine import Analysis, AnalysisStream, Engine, Limit, MoveInfo, PlayerAnalysis, SearchSettings
+from .rules import notation, position, render  # noqa: F401  (they register the State's text services)
+from .search.engine import Analysis, AnalysisStream, Engine, Limit, MoveInfo, PlayerAnalysis, SearchSettings
 
 CHANCE = CONSTANTS["CHANCE"]
 TERMINAL = CONSTANTS["TERMINAL"]

@@ -33,8 +33,8 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 from .errors import IllegalActionError, InvalidPositionError, PlayerCountError, BarcelonaError
-from .tables import load_edition
-from .view import FRAME_KIND_NAMES, PHASE_NAMES, FrameView, PlayerView, StateView
+from .rules.tables import load_edition
+from .rules.view import FRAME_KIND_NAMES, PHASE_NAMES, FrameView, PlayerView, StateView
 
 cdef extern from *:
     int popcount32 "__builtin_popcount"(unsigned int) nogil

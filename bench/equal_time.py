@@ -32,7 +32,7 @@ sys.path.insert(0, ROOT)
 
 def positions(folder: str, every: int, games: int | None) -> list:
     """Every `every`-th decision of the first `games` records of `folder` (all by default)."""
-    from barcelona_ai.record import GameRecord
+    from barcelona_ai.rules.record import GameRecord
     paths = sorted(glob.glob(os.path.join(folder, "*.json")))[:games]
     if not paths:
         raise SystemExit(f"error: {folder}: no game records (*.json)")
@@ -45,7 +45,7 @@ def positions(folder: str, every: int, games: int | None) -> list:
 def engine_of(spec: str):
     """The engine and the iteration budget of an ismcts bot spec, without tree reuse (the positions are of many
     games)."""
-    from barcelona_ai.bots import make_bot
+    from barcelona_ai.search.bots import make_bot
     bot = make_bot(spec + ",reuse_tree=false") if spec.startswith("ismcts:") else None
     if bot is None or bot.limit.iterations is None:
         raise SystemExit(f"error: {spec}: an ismcts:N spec (N iterations), e.g. ismcts:8000,preset=v0")

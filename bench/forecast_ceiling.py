@@ -33,14 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
-from barcelona_ai.arena import run_jobs
-from barcelona_ai.bots import make_bot
-from barcelona_ai.engine import Engine, Limit
-from barcelona_ai.settings import PRESETS
-from barcelona_ai.evaluation import ValueModel, features
-from barcelona_ai.playout import play_out
-from barcelona_ai.record import GameRecord
-from barcelona_ai.train import best_possible, naive_forecast
+from barcelona_ai.workflows.arena import run_jobs
+from barcelona_ai.search.bots import make_bot
+from barcelona_ai.search.engine import Engine, Limit
+from barcelona_ai.search.settings import PRESETS
+from barcelona_ai.learned.evaluation import ValueModel, features
+from barcelona_ai.workflows.playout import play_out
+from barcelona_ai.rules.record import GameRecord
+from barcelona_ai.training.train import best_possible, naive_forecast
 
 SEED = 900_000          # playout k of position j: bots seeded (SEED + 100 j + k) * 31 + seat, chance
                         # outcomes drawn from (SEED + 100 j + k) * 1_000_003 + 7

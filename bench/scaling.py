@@ -22,15 +22,14 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 CHILD = """
 import json, sys, time
 from barcelona_ai.core import State
 import importlib.util
-from barcelona_ai.engine import Engine, Limit, SearchSettings
+from barcelona_ai.search.engine import Engine, Limit, SearchSettings
 threads, secs, seed = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
-if importlib.util.find_spec("barcelona_ai.settings") is not None:
+if importlib.util.find_spec("barcelona_ai.search.settings") is not None:
     rollout_leaf = {"preset": "v0"}
 else:
     rollout_leaf = {"leaf": "rollout"} if "leaf" in SearchSettings.__dataclass_fields__ else {}

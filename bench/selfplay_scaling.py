@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from barcelona_ai.selfplay import run_selfplay
+from barcelona_ai.workflows.selfplay import run_selfplay
 
 
 def records(folder: Path) -> dict[str, bytes]:
@@ -46,7 +46,7 @@ def main(argv=None) -> int:
         tmp = Path(tmp)
         rows.append(("1 process", timed(specs, args.games, args.seed, tmp / "one", workers=1)))
         rows.append(("2 processes", timed(specs, args.games, args.seed, tmp / "two", workers=2)))
-        from barcelona_ai.distributed import session
+        from barcelona_ai.workflows.distributed import session
         t0 = time.perf_counter()
         with session("local", 2):
             start = time.perf_counter() - t0
@@ -54,7 +54,7 @@ def main(argv=None) -> int:
         same = records(tmp / "one") == records(tmp / "two") == records(tmp / "ray")
     print(f"selfplay: {args.games} games of {args.players} players, seats {args.bot}, seeds "
           f"{args.seed}..{args.seed + args.games - 1}; {os.cpu_count()} CPUs, python {sys.version.split()[0]}")
-    print(f"| run | seconds | games per minute | vs 1 process |\n|---|---:|---:|---:|")
+    print("| run | seconds | games per minute | vs 1 process |\n|---|---:|---:|---:|")
     for name, secs in rows:
         print(f"| {name} | {secs:.1f} | {args.games * 60 / secs:.1f} | {rows[0][1] / secs:.2f}x |")
     print(f"Ray's start (once per cluster, not counted above): {start:.1f} s")

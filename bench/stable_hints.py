@@ -20,8 +20,8 @@ import sys
 import time
 
 from barcelona_ai.core import State, new_game
-from barcelona_ai.engine import Engine, Limit
-from barcelona_ai.selfplay import play_game
+from barcelona_ai.search.engine import Engine, Limit
+from barcelona_ai.workflows.selfplay import play_game
 
 # (players, setup seed, fraction of the game's decisions played before the position)
 POSITION_BOT = "ismcts:200,leaf=mix,rollout_depth=0,forecast_at=value,turn_policy=rollout"

@@ -19,7 +19,7 @@ import sys
 import time
 import urllib.request
 
-from barcelona_ai.webapi import DEFAULT_HINT_ITERATIONS
+from barcelona_ai.web.api import DEFAULT_HINT_ITERATIONS
 
 
 def free_port() -> int:
@@ -78,7 +78,7 @@ def main() -> None:
     proc, _ = start_server(port)
     base = f"http://127.0.0.1:{port}"
     try:
-        from barcelona_ai.examples import example_position
+        from barcelona_ai.workflows.examples import example_position
         mid = example_position("midgame-3p")
         midgame = mid.to_json(viewpoint=mid.current_player())
         print(f"hint at the default budget ({DEFAULT_HINT_ITERATIONS} iterations), seconds as the client saw it:")

@@ -6,7 +6,7 @@ rule talks about, the position loader checks that the rules can play on from it 
 marker somewhere, counts that match the board, the turn's pieces against the phase), and then the test applies
 real actions. ``edit`` hands the document to the test without the fields that follow from the rest (the bag,
 the tiles left, the pieces counted on player boards ...): the loader fills them in, so a test writes only what
-its rule is about. Tests read a state through ``State.view()`` (barcelona_ai/view.py) and the State accessors.
+its rule is about. Tests read a state through ``State.view()`` (barcelona_ai/rules/view.py) and the State accessors.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 import pytest
 
 from barcelona_ai import CONSTANTS, IllegalActionError, State, new_game
-from barcelona_ai.tables import ACTION_KINDS, CLASSES, SPACE_INDEX, crossing_index, load_edition
+from barcelona_ai.rules.tables import ACTION_KINDS, CLASSES, SPACE_INDEX, crossing_index, load_edition
 
 C = CONSTANTS
 W, M, U = 0, 1, 2          # citizen classes

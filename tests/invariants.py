@@ -19,7 +19,7 @@ mutated and deliberately broken states; a check added here belongs there too.
 """
 from __future__ import annotations
 
-from barcelona_ai.tables import NUM_MODERNISME, NUM_SAGRADA, NUM_SIDEWALK, Edition
+from barcelona_ai.rules.tables import NUM_MODERNISME, NUM_SAGRADA, NUM_SIDEWALK, Edition
 
 
 def _bits(x: int) -> int:

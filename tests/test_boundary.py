@@ -1,7 +1,7 @@
 """One way into the rules core (issue #9): the raw StateC dicts stay behind the position loader.
 
 The core (core.pyx) turns raw dicts of StateC fields into states and back (State.raw(), State._set_raw(),
-State._from_raw()); the position loader (barcelona_ai/position.py) is the one module that hands it such a dict,
+State._from_raw()); the position loader (barcelona_ai/rules/position.py) is the one module that hands it such a dict,
 after checking every field of a position document. Everything else reads a state through State.view() and
 builds one through the loader (State.from_json, tests/helpers.py edit()), so a change to core.pxd breaks nothing
 above the loader. This test finds every use of the raw path in the package and the tests.
@@ -14,7 +14,7 @@ RAW_PATH = re.compile(r"\.raw\(|\b_?set_raw\b|\b_?from_raw\b")
 
 ALLOWED = {
     "barcelona_ai/core.pyx",          # the core: builds states from raw dicts, writes them
-    "barcelona_ai/position.py",       # the position loader: the validated way in
+    "barcelona_ai/rules/position.py",       # the position loader: the validated way in
     # tests of the raw path itself:
     "tests/test_raw_path.py",         # the core's memory guard on raw dicts, _set_raw(raw()) exact, the Python
     #                                   reference checker (invariants.check_raw, on raw dicts) against the C one,

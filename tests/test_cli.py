@@ -26,7 +26,7 @@ def test_perft_and_divide():
 
 def test_bench_prints_signature():
     out = run("bench", "--games", "50", "--no-search").stdout
-    assert "Bench: 457121" in out          # the core's behaviour signature (barcelona_ai/bench.py)
+    assert "Bench: 457121" in out          # the core's behaviour signature (barcelona_ai/workflows/bench.py)
 
 
 def test_arena_and_bad_bot():

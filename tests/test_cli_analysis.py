@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from barcelona_ai import BarcelonaError, CONSTANTS as C, new_game
-from barcelona_ai.review import MARKS, THRESHOLDS
-from barcelona_ai.examples import example_position, list_examples
-from barcelona_ai.record import GameRecord, is_draw_for_other
+from barcelona_ai.workflows.review import MARKS, THRESHOLDS
+from barcelona_ai.workflows.examples import example_position, list_examples
+from barcelona_ai.rules.record import GameRecord, is_draw_for_other
 
 EXAMPLES = ["midgame-3p", "start-2p", "start-3p", "start-4p"]
 THRESHOLDS_TEXT = ("best (the engine's move, or loss <= 0.02), good <= 0.05, inaccuracy <= 0.10, "
@@ -217,7 +217,7 @@ def _table_record(tmp_path) -> Path:
     """A game kept in table mode from seat 0 (A6): the other player's draws are hidden entries."""
     s = new_game(2, seed=9)
     rec = GameRecord.for_position(s, viewpoint=0, seats=["me", "greedy"])
-    from barcelona_ai.bots import GreedyBot
+    from barcelona_ai.search.bots import GreedyBot
     bots = [GreedyBot(1), GreedyBot(2)]
     rng = random.Random(3)
     for _ in range(60):

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from barcelona_ai import cli
-from barcelona_ai.arena import rotation_note
-from barcelona_ai.bots import make_bot
-from barcelona_ai.record import GameRecord
+from barcelona_ai.cli import main as cli
+from barcelona_ai.workflows.arena import rotation_note
+from barcelona_ai.search.bots import make_bot
+from barcelona_ai.rules.record import GameRecord
 
 
 def subcommands():
@@ -141,7 +141,7 @@ def test_arena_saves_its_games_and_warns_about_an_incomplete_rotation(tmp_path, 
 
 def saved_run(folder: Path, candidate: str, seed: int, games: int = 4) -> float:
     """An arena run of `candidate` against random play saved in `folder`; its candidate's win share."""
-    from barcelona_ai.arena import match
+    from barcelona_ai.workflows.arena import match
     folder.mkdir()
     return match(candidate, "random", games=games, seed=seed, workers=1, progress=False, save=str(folder)).share
 
@@ -149,7 +149,7 @@ def saved_run(folder: Path, candidate: str, seed: int, games: int = 4) -> float:
 def test_paired_compares_two_saved_runs_game_by_game(tmp_path, capsys):
     """The README's "game by game" figures: two candidates on the same setups, each game's difference of the
     candidates' win shares (the candidate's seat read from the run, not guessed from the seats' names)."""
-    from barcelona_ai.arena import paired_difference
+    from barcelona_ai.workflows.arena import paired_difference
     greedy, rand, later = tmp_path / "greedy", tmp_path / "random", tmp_path / "later"
     g, r = saved_run(greedy, "greedy", seed=3), saved_run(rand, "random", seed=3)
     d = paired_difference(greedy, rand)
@@ -207,7 +207,7 @@ def test_analyse_at_a_chance_point_and_at_the_end(record, capsys):
 
 
 def test_a_position_given_as_a_record_says_what_to_do(tmp_path, capsys):
-    from barcelona_ai.examples import example_position
+    from barcelona_ai.workflows.examples import example_position
     pos = tmp_path / "start-2p.json"
     pos.write_text(json.dumps(example_position("start-2p").to_json()))
     assert cli.main(["play", "--load", str(pos)]) == 2

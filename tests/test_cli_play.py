@@ -15,12 +15,12 @@ import sys
 
 from barcelona_ai import CONSTANTS as C
 from barcelona_ai import new_game
-from barcelona_ai.engine import Engine, Limit
-from barcelona_ai.play import columns, mask_hands
-from barcelona_ai.progress import SearchProgress
-from barcelona_ai.record import give_hand, make_drawable, unseen_pool
-from barcelona_ai.record import GameRecord, place_with_known_citizens
-from barcelona_ai.session import Session
+from barcelona_ai.search.engine import Engine, Limit
+from barcelona_ai.cli.play import columns, mask_hands
+from barcelona_ai.workflows.progress import SearchProgress
+from barcelona_ai.rules.record import give_hand, make_drawable, unseen_pool
+from barcelona_ai.rules.record import GameRecord, place_with_known_citizens
+from barcelona_ai.workflows.session import Session
 
 from helpers import transcribe
 

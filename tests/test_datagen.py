@@ -5,13 +5,13 @@ import json
 import numpy as np
 import pytest
 
-from barcelona_ai.cli import main
-from barcelona_ai.datagen import COLUMNS, DataPlan, generate, load_dataset, record_rows, shard_path
+from barcelona_ai.cli.main import main
+from barcelona_ai.training.datagen import COLUMNS, DataPlan, generate, load_dataset, record_rows, shard_path
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.settings import FORECAST_4P, MODEL_2P
-from barcelona_ai.evaluation import FEATURE_NAMES, SHIPPED_MODEL, ValueModel, features
-from barcelona_ai.record import GameRecord
-from barcelona_ai.selfplay import play_game
+from barcelona_ai.search.settings import FORECAST_4P, MODEL_2P
+from barcelona_ai.learned.evaluation import FEATURE_NAMES, SHIPPED_MODEL, ValueModel, features
+from barcelona_ai.rules.record import GameRecord
+from barcelona_ai.workflows.selfplay import play_game
 
 BOTS = ("greedy", "random", "greedy")
 
@@ -37,8 +37,8 @@ def test_rows_of_one_game():
 
 def test_search_forecast_rows_carry_the_records_seed(tmp_path):
     """evaluate --search writes its rows as datagen does: the setup seed is the record's, not a placeholder."""
-    from barcelona_ai.engine import Engine, Limit
-    from barcelona_ai.train import search_forecasts
+    from barcelona_ai.search.engine import Engine, Limit
+    from barcelona_ai.training.train import search_forecasts
     path = tmp_path / "game.json"
     GameRecord.from_json(play_game(["random", "random"], 9, 9).record).save(path)
     engine = Engine(seed=0)
@@ -99,7 +99,7 @@ def test_two_folders_keep_their_games_apart(tmp_path):
 
 def test_a_tiny_model_trains_in_seconds_and_is_checked(tmp_path):
     pytest.importorskip("sklearn")
-    from barcelona_ai.train import TrainSettings, train
+    from barcelona_ai.training.train import TrainSettings, train
     generate(plan(games=6, per_shard=3), tmp_path)
     doc, report = train(load_dataset(tmp_path), TrainSettings(hidden=(8,), max_iter=30, seed=1))
     assert report.games + report.valid_games == 6 and report.valid_games == 1

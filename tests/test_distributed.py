@@ -1,4 +1,4 @@
-"""selfplay, arena and generate on Ray (issue #12, barcelona_ai/distributed.py): on a local 2-CPU Ray instance the
+"""selfplay, arena and generate on Ray (barcelona_ai/workflows/distributed.py): on a local 2-CPU Ray instance the
 records, match results and dataset shards equal those of the local-process run for the same seeds, game by
 game; a Ray worker process killed (SIGKILL) while it plays a game is retried, and every game is still written
 exactly once; an interrupted run resumes (selfplay and arena --resume, generate by its shards); Ray is imported
@@ -20,11 +20,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from barcelona_ai import cli
-from barcelona_ai.arena import RUNS_FILE, match
-from barcelona_ai.datagen import DataPlan, generate, load_dataset, shard_path
+from barcelona_ai.cli import main as cli
+from barcelona_ai.workflows.arena import RUNS_FILE, match
+from barcelona_ai.training.datagen import DataPlan, generate, load_dataset, shard_path
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.selfplay import run_selfplay
+from barcelona_ai.workflows.selfplay import run_selfplay
 
 try:
     import ray  # noqa: F401
@@ -116,7 +116,7 @@ def test_arena_resume_of_a_saved_match_with_another_game_count_is_refused(tmp_pa
 
 
 def test_the_run_notes_survive_a_damaged_runs_file(tmp_path):
-    from barcelona_ai.arena import run_files
+    from barcelona_ai.workflows.arena import run_files
     (tmp_path / RUNS_FILE).write_text('5\n"x"\nnot json\n{"run": {"a": 1}, "first": true}\n{"run": {"a": 1')
     paths, resumed = run_files(tmp_path, {"a": 1}, 2, resume=True)          # nothing usable: a new run
     assert not resumed and [p.name for p in paths] == ["game-0001.json", "game-0002.json"]
@@ -156,17 +156,18 @@ def test_ray_missing_says_which_extra_to_install(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "--ray needs Ray, which is not installed: install the [ray] extra" in err
     assert not (tmp_path / "x").exists()
-    from barcelona_ai.distributed import require_ray
+    from barcelona_ai.workflows.distributed import require_ray
     with pytest.raises(BarcelonaError, match=r"pip install 'barcelona_ai\[ray\]'"):
         require_ray()
 
 
 def test_the_commands_import_ray_only_when_asked(tmp_path):
-    code = ("import sys; from barcelona_ai import cli; "
+    code = ("import sys; from barcelona_ai.cli import main as cli; "
             f"assert cli.main(['selfplay', '--games', '2', '--bot', 'random', '--out', {str(tmp_path)!r}, "
             "'--workers', '2']) == 0; "
-            "import barcelona_ai.arena, barcelona_ai.datagen; "
-            "bad = sorted(m for m in sys.modules if m == 'ray' or m.startswith(('ray.', 'barcelona_ai.distributed'))); "
+            "import barcelona_ai.workflows.arena, barcelona_ai.training.datagen; "
+            "bad = sorted(m for m in sys.modules "
+            "if m == 'ray' or m.startswith(('ray.', 'barcelona_ai.workflows.distributed'))); "
             "assert not bad, bad")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
@@ -177,7 +178,7 @@ def test_the_commands_import_ray_only_when_asked(tmp_path):
 
 @pytest.fixture(scope="module")
 def cluster():
-    from barcelona_ai.distributed import session
+    from barcelona_ai.workflows.distributed import session
     with session("local", 2):
         yield
 

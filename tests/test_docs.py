@@ -7,9 +7,10 @@ import random
 import re
 from pathlib import Path
 
-from barcelona_ai import cli, new_game
-from barcelona_ai.examples import example_position
-from barcelona_ai.position import dump_position
+from barcelona_ai import new_game
+from barcelona_ai.cli import main as cli
+from barcelona_ai.workflows.examples import example_position
+from barcelona_ai.rules.position import dump_position
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 import barcelona_ai
-from barcelona_ai import core, position, search, tables
+from barcelona_ai import core
+from barcelona_ai.rules import position, tables
+from barcelona_ai.search import tree as search
 
 PXD = Path(barcelona_ai.__file__).parent / "core.pxd"
 
@@ -93,6 +95,6 @@ def test_exported_constants_match_the_pxd():
 
 
 def test_search_hidden_draw_key():
-    search_enums = pxd_enums(PXD.with_name("search.pxd"))
+    search_enums = pxd_enums(PXD.parent / "search" / "tree.pxd")
     assert search.HIDDEN_DRAW == search_enums["KEY_HIDDEN_DRAW"]
     assert search.HIDDEN_DRAW >= ENUMS["NUM_ACTIONS"]          # never an action id

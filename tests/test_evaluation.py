@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from barcelona_ai import new_game
-from barcelona_ai.settings import MODEL_2P
+from barcelona_ai.search.settings import MODEL_2P
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
+from barcelona_ai.learned.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
                                      ValueModel, features, player_counts_text)
-from barcelona_ai.train import normalised_win, without_dead_units
+from barcelona_ai.training.train import normalised_win, without_dead_units
 
 NF = len(FEATURE_NAMES)
 P0 = len(GLOBAL_NAMES) + 6                   # first feature of the seat's own block
@@ -279,7 +279,7 @@ def test_best_possible_estimates_the_true_probabilities_brier_without_bias():
     """Positions whose true win probabilities are known (seat 0 wins 70% of 2-player playouts): from 4 playouts
     each, the estimate is p(1 - p) per seat, so the best skill is 1 - 0.42 / 0.5 = 0.16, not the 1.0 that the
     playouts' own frequencies would claim."""
-    from barcelona_ai.train import best_possible
+    from barcelona_ai.training.train import best_possible
     rng = np.random.default_rng(7)
     best = uniform = 0.0
     for _ in range(3000):
@@ -291,7 +291,7 @@ def test_best_possible_estimates_the_true_probabilities_brier_without_bias():
 
 
 def test_best_possible_scores_of_a_settled_position_and_the_median_bracket():
-    from barcelona_ai.train import best_possible
+    from barcelona_ai.training.train import best_possible
     settled = best_possible([[1, 0, 0]] * 3, [[150, 120, 90]] * 3)
     assert settled["best_brier"] == 0 and settled["best_mae_low"] == settled["best_mae_high"] == 0
     assert settled["uniform_brier"] == pytest.approx((2 / 3) ** 2 + 2 * (1 / 3) ** 2)

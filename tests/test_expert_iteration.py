@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from barcelona_ai.cli import main
-from barcelona_ai.settings import MODEL_2P
+from barcelona_ai.cli.main import main
+from barcelona_ai.search.settings import MODEL_2P
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.expert_iteration import IterationPlan, check_plan, read_generations, run, training_folders
-from barcelona_ai.record import GameRecord
-from barcelona_ai.train import TrainSettings
+from barcelona_ai.training.expert_iteration import IterationPlan, check_plan, read_generations, run, training_folders
+from barcelona_ai.rules.record import GameRecord
+from barcelona_ai.training.train import TrainSettings
 
 TINY = ["--engine", "ismcts:20,rollout_depth=5", "--games", "2", "--arena-games", "2", "--hidden", "4",
         "--epochs", "3", "--alpha", "1", "--seed", "40"]

@@ -3,7 +3,7 @@ over the games (train.forecast_metrics, game_intervals, reliability_gap)."""
 import numpy as np
 import pytest
 
-from barcelona_ai.train import game_intervals, reliability, reliability_gap
+from barcelona_ai.training.train import game_intervals, reliability, reliability_gap
 
 
 def rows_of_games(games: int, per_game: int, seed: int = 0) -> dict:

@@ -6,7 +6,7 @@ import itertools
 import pytest
 
 from barcelona_ai import BarcelonaError, State, new_game
-from barcelona_ai.engine import Engine, Limit, SearchSettings
+from barcelona_ai.search.engine import Engine, Limit, SearchSettings
 
 AWKWARD = [None, -1, 0, 1, 3, 10**7, 10**30, -10**30, 2.5, float("nan"), float("inf"), True, "x", "", "SC05", "W",
            [], {}, b"x"]

@@ -18,10 +18,11 @@ import sys
 
 import pytest
 
-from barcelona_ai import cli, new_game
-from barcelona_ai.selfplay import play_game
-from barcelona_ai.examples import example_position
-from barcelona_ai.record import GameRecord, is_draw_for_other
+from barcelona_ai import new_game
+from barcelona_ai.cli import main as cli
+from barcelona_ai.workflows.selfplay import play_game
+from barcelona_ai.workflows.examples import example_position
+from barcelona_ai.rules.record import GameRecord, is_draw_for_other
 
 from fuzz_common import Tally, base_seed, budget, deep, mutate
 
@@ -300,7 +301,7 @@ def test_interrupt_is_one_line_and_130(monkeypatch, capsys):
 
 def test_interrupted_search_prints_the_partial_answer(monkeypatch, capsys):
     """hint and analyse print what an interrupted search found (SearchInterrupted.result), say so, exit 130."""
-    from barcelona_ai.engine import Engine, Limit
+    from barcelona_ai.search.engine import Engine, Limit
     from barcelona_ai.errors import SearchInterrupted
     s = example_position("start-2p")
     plans = Engine(seed=0).hints(s, Limit(iterations=50), top=2)

@@ -17,7 +17,7 @@ import pytest
 from barcelona_ai import State
 from barcelona_ai.errors import BarcelonaError, DataFileError
 from invariants import check_invariants
-from barcelona_ai.tables import (CONDITIONS, EFFECT_AMOUNTS, GRANT_KINDS, SIMPLE_CODES, build_edition,
+from barcelona_ai.rules.tables import (CONDITIONS, EFFECT_AMOUNTS, GRANT_KINDS, SIMPLE_CODES, build_edition,
                                  load_edition)
 
 from fuzz_common import Tally, base_seed, budget, deep, mutate, paths

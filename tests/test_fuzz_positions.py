@@ -31,8 +31,8 @@ import pytest
 
 from barcelona_ai import SOURCES, BarcelonaError, State, new_game
 from invariants import check_invariants
-from barcelona_ai.position import FRAME_KINDS, PHASES, _names
-from barcelona_ai.tables import CLASSES, GRANT_KINDS, SPACE_INDEX, load_edition
+from barcelona_ai.rules.position import FRAME_KINDS, PHASES, _names
+from barcelona_ai.rules.tables import CLASSES, GRANT_KINDS, SPACE_INDEX, load_edition
 
 DATA = Path(__file__).resolve().parent.parent / "barcelona_ai" / "data" / "positions"
 EXAMPLES = int(os.environ.get("BARCELONA_FUZZ_EXAMPLES", "1200"))
@@ -541,7 +541,7 @@ def test_numbers_of_the_wrong_kind_name_their_field(docs):
 
 
 def test_files_that_are_not_position_text(tmp_path):
-    from barcelona_ai.position import load_position
+    from barcelona_ai.rules.position import load_position
     latin = tmp_path / "latin1.json"
     latin.write_bytes('{"format": "barcelona-position", "edition": "d\xe9faut"}'.encode("latin-1"))
     with pytest.raises(BarcelonaError, match=r"position file .*: not UTF-8 text"):

@@ -15,10 +15,10 @@ import random
 import pytest
 
 from barcelona_ai import new_game
-from barcelona_ai.bots import GreedyBot
+from barcelona_ai.search.bots import GreedyBot
 from barcelona_ai.errors import BarcelonaError
 from invariants import check_invariants
-from barcelona_ai.record import GameRecord, InvalidRecordError, is_draw_for_other
+from barcelona_ai.rules.record import GameRecord, InvalidRecordError, is_draw_for_other
 
 from fuzz_common import Tally, base_seed, budget, deep, junk, mutate
 

@@ -5,10 +5,10 @@ saw (A6): twin games, which differ only in the hands the seat did not see, give 
 import random
 
 from barcelona_ai import Engine, Limit
-from barcelona_ai.gamelog import changes, entry_lines, events, move_gain, summary
-from barcelona_ai.record import GameRecord
-from barcelona_ai.render import render_state
-from barcelona_ai.session import Session, seen_by
+from barcelona_ai.rules.gamelog import changes, entry_lines, events, move_gain, summary
+from barcelona_ai.rules.record import GameRecord
+from barcelona_ai.rules.render import render_state
+from barcelona_ai.workflows.session import Session, seen_by
 
 
 def random_game(players: int, seed: int):

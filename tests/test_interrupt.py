@@ -12,7 +12,7 @@ import time
 import pytest
 
 from barcelona_ai import BarcelonaError, new_game
-from barcelona_ai.engine import Analysis, Engine, Limit
+from barcelona_ai.search.engine import Analysis, Engine, Limit
 from barcelona_ai.errors import SearchInterrupted
 
 LONG = Limit(time=60.0)            # never reached: every test below ends the search long before

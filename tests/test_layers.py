@@ -1,5 +1,6 @@
-"""The package's layers: every module imports only modules of its own layer or below, never the package
-``__init__``, and there are no import cycles (the design is in barcelona_ai/__init__.py and core.pyx).
+"""The package's layers: the top level holds the entry points, the kernel and subpackages; each subpackage imports
+only the packages below it (its docstring says which), every module imports only modules of its own layer or
+below, never the package ``__init__``, and there are no import cycles.
 
 Imports are read statically (``ast`` for .py, including imports inside functions; a regex for the Cython
 .pyx/.pxd files), and checked by running them: each module is imported alone in a fresh interpreter, under a bare
@@ -17,89 +18,115 @@ import pytest
 
 PKG = Path(__file__).resolve().parent.parent / "barcelona_ai"
 
-# Lowest first. A module may import modules of its own layer (checked acyclic below) or of lower layers.
+# The top level: the entry points, the public exceptions and version, and the rules kernel.
+TOP = {"__main__", "_version", "errors", "core"}
+# Subpackages, lowest first: each may import the top level and the subpackages before it (and itself), but for
+# those NOT_IMPORTED names (as its docstring says). The kernel reads three modules of rules (the board data, JSON
+# reading, the typed view): rules is below and above it.
+PACKAGES = ["rules", "learned", "search", "workflows", "training", "adapters", "web", "cli"]
+NOT_IMPORTED = {"adapters": {"search", "workflows", "training"}, "web": {"training", "adapters"}}
+
+# Module layers, lowest first. A module may import modules of its own layer (checked acyclic below) or lower ones.
 LAYERS = [
-    {"errors", "_version", "progress"},                        # no dependencies (progress: tqdm only)
-    {"jsonio"},                                                # safe file and JSON reading
-    {"tables"},                                                # the board data (editions)
-    {"view"},                                                  # the typed read-only view of a state
+    {"errors", "_version", "workflows.progress"},              # no dependencies (progress: tqdm only)
+    {"rules.jsonio"},                                          # safe file and JSON reading
+    {"rules.tables"},                                          # the board data (editions)
+    {"rules.view"},                                            # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
-    {"notation", "position", "render", "board_svg", "record", "table_setup",  # the Python layer
-     "gamelog"},                                               #   on the state
-    {"evaluation"},                                            # the learned evaluation (features, network)
-    {"search"},                                                # the compiled ISMCTS
-    {"models", "settings"},                                    # the shipped model files; the search's settings
-    {"engine"},                                                # the engine players use
-    {"bots", "playout", "arena", "bench", "perft", "examples",  # players, matches, tools
-     "openspiel_game", "pettingzoo_env", "observation",        # (framework adapters, their observation
-     "distributed"},                                           #  encoding; Ray: optional extras)
-    {"selfplay", "review", "session", "datagen", "train", "policy_train",  # workflows (the CLI and web page)
-     "expert_iteration", "standing", "webapi"},
-    {"cli_args"},                                              # command-line argument checks
-    {"cli_analysis", "play", "cli_learn", "web"},              # the command-line commands, the web server
-    {"cli"},                                                   # the command-line entry point
+    {"rules.notation", "rules.position", "rules.render", "rules.record", "rules.table_setup",  # the Python layer
+     "rules.gamelog", "rules.perft", "web.board_svg"},         #   on the state
+    {"learned.evaluation"},                                    # the learned evaluation (features, network)
+    {"search.tree"},                                           # the compiled ISMCTS
+    {"learned.models", "search.settings"},                     # the shipped model files; the search's settings
+    {"search.engine"},                                         # the engine players use
+    {"search.bots", "workflows.playout", "workflows.arena", "workflows.bench", "workflows.examples",  # players,
+     "adapters.openspiel_game", "adapters.pettingzoo_env", "adapters.observation",   # matches, tools, framework
+     "workflows.distributed"},                                 #   adapters (Ray, OpenSpiel: optional extras)
+    {"workflows.selfplay", "workflows.review", "workflows.session", "workflows.standing",  # workflows (the CLI
+     "training.datagen", "training.train", "training.policy_train", "training.expert_iteration",  # and the web)
+     "web.api"},
+    {"cli.args"},                                              # command-line argument checks
+    {"cli.analysis", "cli.play", "cli.learn", "web.server"},   # the command-line commands, the web server
+    {"cli.main"},                                              # the command-line entry point
     {"__main__"},
 ]
 LAYER = {m: i for i, layer in enumerate(LAYERS) for m in layer}
 # Modules of an optional extra: importing them alone needs these libraries (skipped where one is not installed;
 # pettingzoo_env imports gymnasium, pettingzoo's own dependency, first).
-OPTIONAL = {"openspiel_game": ("pyspiel",), "pettingzoo_env": ("gymnasium", "pettingzoo"), "distributed": ("ray",),
-            "web": ("starlette",)}
+OPTIONAL = {"adapters.openspiel_game": ("pyspiel",), "adapters.pettingzoo_env": ("gymnasium", "pettingzoo"),
+            "workflows.distributed": ("ray",), "web.server": ("starlette",)}
 # `import barcelona_ai` loads the public API: the layers up to the engine, nothing of the command line.
-PUBLIC_API_LAYERS = LAYER["engine"]
+PUBLIC_API_LAYERS = LAYER["search.engine"]
 
-_PYX_IMPORT = re.compile(r"^\s*(?:from\s+(?:\.|barcelona_ai\.)(\w+)\s+c?import|c?import\s+barcelona_ai\.(\w+))",
+_PYX_IMPORT = re.compile(r"^\s*(?:from\s+(\.+)([\w.]*)\s+c?import\s*\(?([\w, ]*)|c?import\s+barcelona_ai\.([\w.]+))",
                          re.M)
 _PYX_PACKAGE_IMPORT = re.compile(r"^\s*(?:from\s+(?:\.|barcelona_ai)\s+c?import|c?import\s+barcelona_ai\b(?!\.))",
                                  re.M)
 
 
-def _modules() -> dict[str, list[Path]]:
-    """Module name -> its source files (a Cython module has a .pyx and maybe a .pxd)."""
+def _modules(pkg: Path = PKG) -> dict[str, list[Path]]:
+    """Module name ("core", "search.engine") -> its source files (a Cython module has a .pyx and maybe a .pxd);
+    a subpackage's __init__ is not a module here (it holds its docstring only)."""
     out: dict[str, list[Path]] = {}
-    for path in sorted(PKG.iterdir()):
-        if path.suffix in (".py", ".pyx", ".pxd") and path.stem != "__init__":
-            out.setdefault(path.stem, []).append(path)
+    for path in sorted(pkg.rglob("*")):
+        if path.suffix in (".py", ".pyx", ".pxd") and path.stem != "__init__" and "data" not in path.parts:
+            name = ".".join(path.relative_to(pkg).with_suffix("").parts)
+            out.setdefault(name, []).append(path)
     return out
 
 
 MODULES = _modules()
 
 
-def _imports(path: Path) -> tuple[set[str], list[str]]:
-    """The package modules `path` imports, and its imports of the package __init__ itself (as source text)."""
+def _resolve(module: str, level: int, target: str | None, names: list[str], known) -> tuple[set[str], bool]:
+    """The modules an import names (`from <level dots><target> import <names>` in `module`), and whether it
+    imports the package __init__ itself."""
+    base = module.split(".")[:-1]                          # the importing module's package
+    if level > len(base) + 1:
+        return set(), True
+    prefix = base[:len(base) - (level - 1)] if level > 1 else base
+    dotted = ".".join(prefix + ([target] if target else []))
+    if dotted in known:
+        return {dotted}, False
+    found = {f"{dotted}.{n}" if dotted else n for n in names}
+    found = {m for m in found if m in known}
+    return found, not found and not dotted
+
+
+def _imports(path: Path, name: str, known=None) -> tuple[set[str], list[str]]:
+    """The package modules `path` (module `name`) imports, and its imports of the package __init__ (as text)."""
+    known = MODULES if known is None else known
     text = path.read_text(encoding="utf-8")
     deps: set[str] = set()
     from_init: list[str] = []
     if path.suffix != ".py":
-        deps = {a or b for a, b in _PYX_IMPORT.findall(text)}
-        from_init = [m.group(0).strip() for m in _PYX_PACKAGE_IMPORT.finditer(text)]
+        for level, target, names, absolute in _PYX_IMPORT.findall(text):
+            if absolute:
+                deps |= {absolute} & set(known)
+                continue
+            found, init = _resolve(name, len(level), target or None, [n.strip() for n in names.split(",")], known)
+            deps |= found
+        from_init = [m.group(0).strip() for m in _PYX_PACKAGE_IMPORT.finditer(text)
+                     if name.count(".") == 0 or not m.group(0).strip().startswith("from .")]
         return deps, from_init
     for node in ast.walk(ast.parse(text, str(path))):
         if isinstance(node, ast.ImportFrom):
-            if node.level > 1:
-                from_init.append(ast.unparse(node))
-                continue
-            if node.level == 1:
-                module = node.module
-            elif node.module is not None and (node.module == "barcelona_ai" or node.module.startswith("barcelona_ai.")):
-                module = node.module.partition(".")[2] or None
+            names = [a.name for a in node.names]
+            if node.level:
+                found, init = _resolve(name, node.level, node.module, names, known)
+            elif node.module == "barcelona_ai" or (node.module or "").startswith("barcelona_ai."):
+                found, init = _resolve("x", 1, node.module.partition(".")[2] or None, names, known)
             else:
                 continue
-            if module is not None:
-                deps.add(module.split(".")[0])
-            else:                                          # from . import x: only submodules may be named
-                for alias in node.names:
-                    if alias.name in MODULES:
-                        deps.add(alias.name)
-                    else:
-                        from_init.append(ast.unparse(node))
+            deps |= found
+            if init:
+                from_init.append(ast.unparse(node))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == "barcelona_ai":
                     from_init.append(ast.unparse(node))
                 elif alias.name.startswith("barcelona_ai."):
-                    deps.add(alias.name.split(".")[1])
+                    deps |= {alias.name.partition(".")[2]} & set(known)
     return deps, from_init
 
 
@@ -108,9 +135,35 @@ def _graph() -> dict[str, set[str]]:
     for name, paths in MODULES.items():
         graph[name] = set()
         for path in paths:
-            graph[name] |= _imports(path)[0]
+            graph[name] |= _imports(path, name)[0]
         graph[name].discard(name)                          # core.pyx cimports core.pxd: the same module
     return graph
+
+
+def _package(module: str) -> str:
+    return module.split(".")[0] if "." in module else ""
+
+
+def test_the_top_level_holds_the_entry_points_the_kernel_and_subpackages():
+    top = {p.name for p in PKG.iterdir() if not p.name.startswith((".", "__pycache__"))}
+    modules = {n for n in MODULES if "." not in n}
+    assert modules == TOP
+    assert {p for p in top if (PKG / p).is_dir()} - {"data"} == set(PACKAGES)
+    for package in PACKAGES:
+        doc = ast.get_docstring(ast.parse((PKG / package / "__init__.py").read_text(encoding="utf-8")))
+        assert doc and "May import:" in doc, f"barcelona_ai/{package}/__init__.py says what it is for and may import"
+
+
+def test_every_subpackage_imports_only_the_packages_below_it():
+    graph = _graph()
+    for name, deps in sorted(graph.items()):
+        package = _package(name)
+        if not package:
+            continue
+        allowed = set(PACKAGES[:PACKAGES.index(package) + 1]) - NOT_IMPORTED.get(package, set())
+        above = sorted(d for d in deps if _package(d) and _package(d) not in allowed)
+        assert not above, f"barcelona_ai.{name} ({package}) imports packages above it: {above}"
+    assert graph["core"] <= {"errors", "rules.tables", "rules.view"}
 
 
 def test_every_module_has_a_layer():
@@ -121,19 +174,21 @@ def test_every_module_has_a_layer():
 
 
 def test_the_import_reader_sees_every_kind_of_import(tmp_path):
+    known = {"core", "rules.tables", "search.engine", "rules.notation", "rules.render", "search.tree"}
     py = tmp_path / "m.py"
-    py.write_text("from .core import State\nimport barcelona_ai.tables\nfrom barcelona_ai.engine import Engine\n"
-                  "def f():\n    from . import notation, new_game\n    from .. import x\n    import barcelona_ai\n")
-    deps, from_init = _imports(py)
-    assert deps == {"core", "tables", "engine", "notation"}
-    assert len(from_init) == 3
+    py.write_text("from ..core import State\nimport barcelona_ai.rules.tables\nfrom barcelona_ai.search.engine "
+                  "import Engine\ndef f():\n    from ..rules import notation, new_game\n    from ... import x\n"
+                  "    import barcelona_ai\n    from .. import core\n")
+    deps, from_init = _imports(py, "workflows.m", known)
+    assert deps == {"core", "rules.tables", "search.engine", "rules.notation"}
+    assert len(from_init) == 2
     pyx = tmp_path / "m.pyx"
-    pyx.write_text("from libc.stdint cimport int8_t\nfrom .core cimport (StateC,\n    GameData)\n"
-                   "from .errors import BarcelonaError\n    def f():\n        from .render import render_state\n"
-                   "cimport barcelona_ai.search\nfrom . import new_game\n")
-    deps, from_init = _imports(pyx)
-    assert deps == {"core", "errors", "render", "search"}
-    assert from_init == ["from . import"]
+    pyx.write_text("from libc.stdint cimport int8_t\nfrom ..core cimport (StateC,\n    GameData)\n"
+                   "from ..errors import BarcelonaError\n    def f():\n"
+                   "        from ..rules.render import render_state\n"
+                   "cimport barcelona_ai.search.tree\nfrom . import new_game\n")
+    deps, _ = _imports(pyx, "search.m", known)
+    assert deps == {"core", "rules.render", "search.tree"}
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -141,7 +196,7 @@ def test_a_module_imports_only_its_layer_and_below(name):
     if name not in LAYER:
         pytest.skip("no layer (test_every_module_has_a_layer fails)")
     for path in MODULES[name]:
-        deps, from_init = _imports(path)
+        deps, from_init = _imports(path, name)
         assert not from_init, f"{path.name} imports from the package __init__: {from_init}"
         deps.discard(name)
         unknown = sorted(d for d in deps if d not in LAYER)
@@ -174,20 +229,22 @@ def _import_alone(name: str, pkg: Path = PKG) -> subprocess.CompletedProcess:
 
 
 def _loaded(done: subprocess.CompletedProcess) -> set[str]:
+    """The package modules an interpreter loaded (the subpackages' __init__ aside)."""
     line = next(x for x in reversed(done.stdout.splitlines()) if x.startswith("LOADED"))
-    return set(line.split()[1:])
+    return set(line.split()[1:]) - set(PACKAGES)
 
 
 def test_importing_alone_sees_what_a_module_pulls_in_and_skips_the_package_init(tmp_path):
     pkg = tmp_path / "barcelona_ai"
-    pkg.mkdir()
+    (pkg / "rules").mkdir(parents=True)
     (pkg / "__init__.py").write_text("raise RuntimeError('the package __init__ ran')\n")
-    (pkg / "tables.py").write_text("def f():\n    return 1\n")
-    (pkg / "core.py").write_text("from . import tables\nfrom .cli import main\n")
-    (pkg / "cli.py").write_text("def main():\n    pass\n")
+    (pkg / "rules" / "__init__.py").write_text("")
+    (pkg / "rules" / "tables.py").write_text("def f():\n    return 1\n")
+    (pkg / "core.py").write_text("from .rules import tables\nfrom .shell import main\n")
+    (pkg / "shell.py").write_text("def main():\n    pass\n")
     done = _import_alone("core", pkg)
     assert done.returncode == 0, done.stderr
-    assert _loaded(done) == {"core", "tables", "cli"}
+    assert _loaded(done) == {"core", "rules.tables", "shell"}
 
 
 @pytest.fixture(scope="module")
@@ -236,7 +293,7 @@ def test_no_import_cycles():
 
 def test_the_core_imports_only_errors_tables_and_view():
     """The core's State methods for notation, positions and text use registered services (core.pyx docstring)."""
-    assert _graph()["core"] == {"errors", "tables", "view"}
+    assert _graph()["core"] == {"errors", "rules.tables", "rules.view"}
 
 
 def _run(code: str) -> str:
@@ -249,10 +306,10 @@ def _run(code: str) -> str:
 def test_importing_the_package_loads_the_public_api_and_nothing_of_the_command_line():
     out = _run("import barcelona_ai, sys; print(' '.join(sorted(m for m in sys.modules "
                "if m.startswith('barcelona_ai.'))))")
-    loaded = {m.split(".", 1)[1] for m in out.split()}
+    loaded = {m.split(".", 1)[1] for m in out.split()} - set(PACKAGES)
     assert all(LAYER[m] <= PUBLIC_API_LAYERS for m in loaded), sorted(m for m in loaded
                                                                      if LAYER[m] > PUBLIC_API_LAYERS)
-    assert {"core", "engine", "notation", "position", "render"} <= loaded
+    assert {"core", "search.engine", "rules.notation", "rules.position", "rules.render"} <= loaded
 
 
 def test_the_public_api():
@@ -268,17 +325,19 @@ def test_the_public_api():
 
 
 def test_every_exception_is_defined_in_errors():
-    """Library exceptions live in errors.py; the old homes re-export the same classes."""
+    """Library exceptions live in errors.py; the modules that raise them import the same classes."""
     import barcelona_ai
-    from barcelona_ai import engine, errors, record
+    from barcelona_ai import errors
+    from barcelona_ai.rules import record
+    from barcelona_ai.search import engine
     assert engine.SearchError is errors.SearchError
     assert record.InvalidRecordError is errors.InvalidRecordError
     for name in barcelona_ai.__all__:
         obj = getattr(barcelona_ai, name)
         if isinstance(obj, type) and issubclass(obj, BaseException):
             assert obj.__module__ == "barcelona_ai.errors", name
-    for path in PKG.glob("*.py"):
-        if path.stem in ("errors",) or path.stem.startswith("cli") or path.stem == "play":
+    for path in PKG.rglob("*.py"):
+        if path.stem == "errors" or "cli" in path.relative_to(PKG).parts:
             continue                                       # the command line keeps its own CommandError, _Stop ...
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef):

@@ -6,9 +6,10 @@ import shutil
 import pytest
 
 from barcelona_ai import BarcelonaError, Engine
-from barcelona_ai import models, settings
-from barcelona_ai.evaluation import FEATURE_NAMES, ValueModel
-from barcelona_ai.settings import PLAYER_COUNTS, PRESETS
+from barcelona_ai.learned import models
+from barcelona_ai.search import settings
+from barcelona_ai.learned.evaluation import FEATURE_NAMES, ValueModel
+from barcelona_ai.search.settings import PLAYER_COUNTS, PRESETS
 
 
 def test_the_manifest_describes_the_shipped_files_as_they_are():

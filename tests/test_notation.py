@@ -1,4 +1,4 @@
-"""Move notation (barcelona_ai.notation): round trips, pinned forms, parse errors.
+"""Move notation (barcelona_ai.rules.notation): round trips, pinned forms, parse errors.
 
 Rule numbers (R/A) refer to docs/rules-inventory.md; the notation itself is documented in the module docstring.
 """
@@ -9,10 +9,10 @@ import random
 import pytest
 
 from barcelona_ai import (AmbiguousMoveError, IllegalActionError, InvalidMoveError, NUM_ACTIONS, new_game)
-from barcelona_ai.notation import (action_to_string, describe_action_id, legal_strings, normalize,
+from barcelona_ai.rules.notation import (action_to_string, describe_action_id, legal_strings, normalize,
                                    string_to_action)
 
-from barcelona_ai.tables import CLASSES
+from barcelona_ai.rules.tables import CLASSES
 from helpers import (C, T, W, M, U, build_id, citizens, cross, edit, game, place_id, set_actions, space, street_id,
                      tram_id)
 
@@ -359,7 +359,7 @@ def test_one_order_for_citizens_and_axes_named_where_it_could_be_mistaken():
     in a position document; the order can be named in a move, and a Sidewalk space names its axes in either
     order."""
     from barcelona_ai import new_game
-    from barcelona_ai.notation import parse_placement
+    from barcelona_ai.rules.notation import parse_placement
     s = new_game(2, seed=0)                          # player 0 holds W and U
     a = s.string_to_action("place (1,0) W/U")
     assert s.string_to_action("place (1,0) top W bottom U") == a

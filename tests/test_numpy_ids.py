@@ -8,8 +8,8 @@ import pytest
 
 from barcelona_ai import BarcelonaError, IllegalActionError, new_game
 from barcelona_ai.core import action_id, integer_value
-from barcelona_ai.notation import describe_action_id
-from barcelona_ai.record import GameRecord
+from barcelona_ai.rules.notation import describe_action_id
+from barcelona_ai.rules.record import GameRecord
 
 NUMPY_INTS = (np.int16, np.int32, np.int64, np.uint16, np.uint32, np.uint64, np.intp)
 NOT_INTEGERS = (True, False, np.bool_(True), 3.0, np.float64(3.0), np.float32(3.0), "3", None, [3], 3 + 0j)

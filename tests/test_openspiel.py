@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (barcelona_ai/openspiel_game.py, extra [openspiel]): OpenSpiel's own checks, its
+"""The OpenSpiel adapter (barcelona_ai/adapters/openspiel_game.py, extra [openspiel]): OpenSpiel's own checks, its
 Python ISMCTS bot, and information states that show nothing hidden. Skipped when open_spiel is not installed."""
 import contextlib
 import io
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
-import barcelona_ai.openspiel_game  # noqa: E402,F401  (registers python_barcelona)
+import barcelona_ai.adapters.openspiel_game  # noqa: E402,F401  (registers python_barcelona)
 from open_spiel.python.observation import make_observation  # noqa: E402
 from helpers import readme_adapter_example  # noqa: E402
 
@@ -101,9 +101,9 @@ def test_resampled_twins_along_a_whole_game_give_identical_views(players):
 
 
 def test_the_observation_tensor_is_the_shared_encoding():
-    """The tensor is barcelona_ai/observation.py's vector (the PettingZoo environment's observation) for the
+    """The tensor is barcelona_ai/adapters/observation.py's vector (the PettingZoo environment's observation) for the
     core state and the seat's hand; during the opening deal, the citizens dealt so far and no turn."""
-    from barcelona_ai.observation import BLOCKS, OBS_SIZE, observation_vector
+    from barcelona_ai.adapters.observation import BLOCKS, OBS_SIZE, observation_vector
     game = pyspiel.load_game("python_barcelona", {"players": 3, "seed": 1})
     assert game.observation_tensor_shape() == [OBS_SIZE] and game.observation_tensor_size() == OBS_SIZE
     s = game.new_initial_state()
@@ -277,7 +277,7 @@ def test_readme_openspiel_example_runs():
     out = io.StringIO()
     env: dict = {}
     with contextlib.redirect_stdout(out):
-        exec(compile(readme_adapter_example("barcelona_ai.openspiel_game"), "README.md", "exec"), env)
+        exec(compile(readme_adapter_example("barcelona_ai.adapters.openspiel_game"), "README.md", "exec"), env)
     state = env["state"]
     assert state.get_game().get_type().short_name == "python_barcelona"
     assert state.information_state_string(0) in out.getvalue()

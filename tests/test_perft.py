@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from barcelona_ai import CONSTANTS as C
-from barcelona_ai.perft import divide, perft_position
+from barcelona_ai.rules.perft import divide, perft_position
 
 DATA = Path(__file__).parent / "data" / "perft.txt"
 

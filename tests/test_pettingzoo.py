@@ -1,5 +1,5 @@
-"""The PettingZoo AEC environment (barcelona_ai/pettingzoo_env.py, extra [pettingzoo]): PettingZoo's own API and
-seed tests, a whole game with masked actions, and observations that show nothing hidden. Skipped when
+"""The PettingZoo AEC environment (barcelona_ai/adapters/pettingzoo_env.py, extra [pettingzoo]): PettingZoo's own
+API and seed tests, a whole game with masked actions, and observations that show nothing hidden. Skipped when
 pettingzoo is not installed."""
 import contextlib
 import io
@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from barcelona_ai.pettingzoo_env import NF, NUM_ACTIONS, OBS_SIZE, env  # noqa: E402
+from barcelona_ai.adapters.pettingzoo_env import NF, NUM_ACTIONS, OBS_SIZE, env  # noqa: E402
 from helpers import readme_adapter_example  # noqa: E402
 
 
@@ -66,7 +66,7 @@ def test_the_mask_is_the_legal_actions_of_the_agent_to_act_only():
 def test_observations_do_not_depend_on_other_hands():
     """Twins along a whole game (A6): every agent's observation is the same in a state whose other hands (and
     with them the bag) are resampled, State.determinize; and it is the shared encoding of observation.py."""
-    from barcelona_ai.observation import observation_vector
+    from barcelona_ai.adapters.observation import observation_vector
     e = env(players=3)
     e.reset(seed=2)
     rng = np.random.default_rng(2)
@@ -99,6 +99,6 @@ def test_readme_pettingzoo_example_runs():
     out = io.StringIO()
     env_: dict = {}
     with contextlib.redirect_stdout(out):
-        exec(compile(readme_adapter_example("barcelona_ai.pettingzoo_env"), "README.md", "exec"), env_)
+        exec(compile(readme_adapter_example("barcelona_ai.adapters.pettingzoo_env"), "README.md", "exec"), env_)
     e = env_["e"]
     assert e.state.is_terminal() and not e.agents

@@ -7,9 +7,9 @@ import time
 import pytest
 
 from barcelona_ai import BarcelonaError, new_game
-from barcelona_ai.engine import Engine, Limit
-from barcelona_ai.settings import MAX_PLAYOUTS, PRESETS
-from barcelona_ai.search import TurnPolicy, policy_playouts
+from barcelona_ai.search.engine import Engine, Limit
+from barcelona_ai.search.settings import MAX_PLAYOUTS, PRESETS
+from barcelona_ai.search.tree import TurnPolicy, policy_playouts
 
 from test_twin_states import decision_positions, twin_groups
 

@@ -1,4 +1,4 @@
-"""Position documents (barcelona_ai/position.py, docs/positions.md): exact round trips, the viewpoint form (A6),
+"""Position documents (barcelona_ai/rules/position.py, docs/positions.md): exact round trips, the viewpoint form (A6),
 the documented examples, and validation of malformed documents (every error names the first wrong field)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from barcelona_ai import CONSTANTS as C
 from barcelona_ai import DataFileError, InvalidPositionError, PlayerCountError, State, new_game
-from barcelona_ai.position import (PHASES, dump_position, load_position, state_from_json, state_to_json)
+from barcelona_ai.rules.position import (PHASES, dump_position, load_position, state_from_json, state_to_json)
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions.md"
 
@@ -349,7 +349,7 @@ def test_player_count_edition_and_text_errors(midgame):
 def test_crossing_citizens_are_named_by_place():
     """#11: a document names each citizen's place (R37: the top one is written first on the board), so the
     order cannot be mistaken; the older list form (bottom first) still reads the same; a top needs a bottom."""
-    from barcelona_ai.examples import example_position
+    from barcelona_ai.workflows.examples import example_position
     s = example_position("midgame-3p")
     named = s.to_json()
     occupied = {k: v for k, v in named["crossings"].items() if len(v["citizens"]) == 2}

@@ -1,7 +1,7 @@
 """The private raw path into the rules core, and the tests that need it (issue #9).
 
 Everything else in the package and the tests reads a state through State.view() and builds one through the
-position loader (docs/positions.md, barcelona_ai/position.py), the validated way in. The raw dicts of StateC
+position loader (docs/positions.md, barcelona_ai/rules/position.py), the validated way in. The raw dicts of StateC
 fields (State.raw(), State._set_raw(), State._from_raw()) are what that loader hands the core, and these tests
 are about that path itself, so they use it (tests/test_boundary.py allows them here, and nowhere else but the
 core, the loader and tests/test_view.py, whose oracle is raw()):
@@ -23,7 +23,7 @@ import pytest
 from barcelona_ai import BarcelonaError, new_game
 from barcelona_ai.core import State
 from invariants import check_raw
-from barcelona_ai.render import render_player
+from barcelona_ai.rules.render import render_player
 
 WALK_ACTIONS = int(os.environ.get("BARCELONA_WALK_ACTIONS", "1000000"))
 PY_WALK_ACTIONS = 20_000                 # the default run; CI (-m slow) walks WALK_ACTIONS
@@ -34,7 +34,8 @@ PY_WALK_ACTIONS = 20_000                 # the default run; CI (-m slow) walks W
 def test_raw_state_access_is_private_and_guarded():
     """set_raw / from_raw took any dict: they are internals now (_set_raw, _from_raw), and even they refuse a value
     C would use out of bounds (core.pyx raw_bounds_problem), as does unpickling."""
-    from barcelona_ai.core import _state_from_pickle
+    from barcelona_ai import core
+    assert callable(core._state_from_pickle)                        # unpickling goes through the guard too
     assert not hasattr(State, "set_raw") and not hasattr(State, "from_raw")
     s = new_game(3, seed=2)
     for field, value, message in (("nframes", 25, "nframes"), ("cur", 3, "cur"), ("mod_stack", 1 << 20, "mask"),

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from barcelona_ai import new_game
-from barcelona_ai.record import GameRecord, InvalidRecordError, ensure_hand, is_draw_for_other
+from barcelona_ai.rules.record import GameRecord, InvalidRecordError, ensure_hand, is_draw_for_other
 
 
 def played(players=3, seed=4, viewpoint=None, steps=None):

@@ -1,4 +1,4 @@
-"""Plain-text rendering (barcelona_ai.render): the key facts of a position appear, for 2-4 players and at the end.
+"""Plain-text rendering (barcelona_ai.rules.render): the key facts of a position appear, for 2-4 players and at the end.
 
 Positions are built as position documents (tests/helpers.py); rule numbers refer to docs/rules-inventory.md.
 """
@@ -9,7 +9,7 @@ import random
 import pytest
 
 from barcelona_ai import PlayerCountError, new_game
-from barcelona_ai.render import render_player, render_state
+from barcelona_ai.rules.render import render_player, render_state
 
 from helpers import (C, W, M, U, building, citizens, cobblestones, edit, face_down, game, hand, intersection, own,
                      passenger, place_id, projects, scored, track)

@@ -6,14 +6,14 @@ import random
 import pytest
 
 from barcelona_ai import new_game
-from barcelona_ai.arena import play_game as arena_game
-from barcelona_ai.bots import GreedyBot, RandomBot
-from barcelona_ai.engine import Limit
-from barcelona_ai.playout import chance_outcome, play_out
-from barcelona_ai.record import GameRecord
-from barcelona_ai.review import (MARKS, THRESHOLDS, Decision, PlayerSummary, Review, mark_of, review_record,
+from barcelona_ai.workflows.arena import play_game as arena_game
+from barcelona_ai.search.bots import GreedyBot, RandomBot
+from barcelona_ai.search.engine import Limit
+from barcelona_ai.workflows.playout import chance_outcome, play_out
+from barcelona_ai.rules.record import GameRecord
+from barcelona_ai.workflows.review import (MARKS, THRESHOLDS, Decision, PlayerSummary, Review, mark_of, review_record,
                                  summarize, thresholds_line)
-from barcelona_ai.selfplay import SelfplayGame, play_game, run_selfplay
+from barcelona_ai.workflows.selfplay import SelfplayGame, play_game, run_selfplay
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 
 from barcelona_ai import InvalidPositionError, State, new_game
 from invariants import check_invariants
-from barcelona_ai.tables import SPACE_INDEX, load_edition, space_name
+from barcelona_ai.rules.tables import SPACE_INDEX, load_edition, space_name
 
 from helpers import (C, T, W, M, U, building, citizens, cobblestones, cross, edit, face_down, hand, intersection,
                      legal, own, passenger, pl, place_id, projects, ps_built, refused, space, street_id, tram_id,

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from barcelona_ai import State, new_game
-from barcelona_ai.tables import CLASSES
+from barcelona_ai.rules.tables import CLASSES
 
 from helpers import (C, ED, T, W, M, U, SPARE_SIDEWALK, all_bonus_rows_taken, at_build, bits, build_id, building,
                      citizens, cobblestones, cond, cross, edit, game, hand, intersection, markers_placed, mask,

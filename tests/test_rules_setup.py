@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from barcelona_ai import IllegalActionError, PlayerCountError, new_game
-from barcelona_ai.tables import ACTION_KINDS
+from barcelona_ai.rules.tables import ACTION_KINDS
 
 from helpers import (C, T, W, M, U, at_build, build_id, building, citizens, cobblestones, edit, game, hand, mask,
                      markers_placed, place_id, ps_built, ps_in_play)

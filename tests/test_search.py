@@ -4,11 +4,11 @@ import random
 import pytest
 
 from barcelona_ai import BarcelonaError, PlayerCountError, new_game
-from barcelona_ai.arena import match, wilson
-from barcelona_ai.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
-from barcelona_ai.engine import Engine, Limit, SearchError
-from barcelona_ai.search import Tree
-from barcelona_ai.settings import FORECAST_4P, GENERAL_MODEL, MODEL_2P, PRESETS
+from barcelona_ai.workflows.arena import match, wilson
+from barcelona_ai.search.bots import FlatMCBot, GreedyBot, RandomBot, make_bot
+from barcelona_ai.search.engine import Engine, Limit, SearchError
+from barcelona_ai.search.tree import Tree
+from barcelona_ai.search.settings import FORECAST_4P, GENERAL_MODEL, MODEL_2P, PRESETS
 
 from helpers import swap_with_the_bag
 
@@ -146,8 +146,8 @@ def test_arena_small_match_and_interval():
 def test_policy_duel_and_policy_weights():
     """The heuristic rollout policy beats uniform play (README measurements); its weights are fixed, measured
     constants (search.pyx), read-only from Python."""
-    from barcelona_ai.arena import policy_duel
-    from barcelona_ai.search import kind_weights
+    from barcelona_ai.workflows.arena import policy_duel
+    from barcelona_ai.search.tree import kind_weights
     share, low, high = policy_duel(2, 300, seed=1)
     assert low > 0.6
     assert len(kind_weights()) == 19 and min(kind_weights()) >= 1
@@ -157,7 +157,7 @@ def test_policy_distribution_matches_the_rollout_policy():
     """The prior the progressive bias uses is the rollout policy's own distribution: at placements (construction-
     enabling crossings x100), constructions (Level-3 first) and action choices (doing over declining), the
     frequencies of 20,000 policy choices agree with it."""
-    from barcelona_ai.search import policy_distribution, policy_samples
+    from barcelona_ai.search.tree import policy_distribution, policy_samples
     rng = random.Random(4)
     s = new_game(players=3, seed=4)
     seen = set()
@@ -414,7 +414,7 @@ def test_one_engine_one_opinion(players):
 def test_hints_rest_on_enough_visits():
     """A hint after the first is shown only with HINT_MIN_SHARE of the iterations and HINT_MIN_VISITS visits;
     the first is always shown, even from a tiny search."""
-    from barcelona_ai.engine import HINT_MIN_SHARE, HINT_MIN_VISITS
+    from barcelona_ai.search.engine import HINT_MIN_SHARE, HINT_MIN_VISITS
     s = mid_game(2, seed=9)
     hints = Engine(seed=1).hints(s, Limit(iterations=4000), top=5)
     assert all(h.visits >= max(HINT_MIN_VISITS, HINT_MIN_SHARE * 4000) for h in hints[1:])

@@ -3,11 +3,11 @@ a placement typed with its citizens (notation.parse_placement) that the table an
 import pytest
 
 from barcelona_ai import CONSTANTS as C
-from barcelona_ai.engine import Limit
+from barcelona_ai.search.engine import Limit
 from barcelona_ai.errors import InvalidMoveError, InvalidRecordError, PlayerCountError
-from barcelona_ai.notation import parse_placement
-from barcelona_ai.record import GameRecord, is_draw_for_other, place_with_known_citizens
-from barcelona_ai.session import (draw_entry, other_placement, own_draw, play_session, reveal_action,
+from barcelona_ai.rules.notation import parse_placement
+from barcelona_ai.rules.record import GameRecord, is_draw_for_other, place_with_known_citizens
+from barcelona_ai.workflows.session import (draw_entry, other_placement, own_draw, play_session, reveal_action,
                                   table_session)
 
 LIMIT = Limit(iterations=5)

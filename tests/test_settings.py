@@ -5,9 +5,9 @@ from dataclasses import asdict, fields
 import pytest
 
 from barcelona_ai import BarcelonaError, Engine, Limit, SearchSettings, new_game
-from barcelona_ai.bots import make_bot
-from barcelona_ai.search import PARAM_FIELDS, Tree
-from barcelona_ai.settings import FIELD_NAMES, PLAYER_COUNTS, PRESETS, preset_settings
+from barcelona_ai.search.bots import make_bot
+from barcelona_ai.search.tree import PARAM_FIELDS, Tree
+from barcelona_ai.search.settings import FIELD_NAMES, PLAYER_COUNTS, PRESETS, preset_settings
 
 from test_twin_states import decision_positions
 

@@ -5,8 +5,8 @@ import json
 import random
 
 from barcelona_ai import new_game
-from barcelona_ai.engine import Engine, Limit
-from barcelona_ai.standing import evaluate, standing_lines
+from barcelona_ai.search.engine import Engine, Limit
+from barcelona_ai.workflows.standing import evaluate, standing_lines
 
 LIMIT = Limit(iterations=200)
 

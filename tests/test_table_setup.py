@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from barcelona_ai import State, new_game
-from barcelona_ai.record import GameRecord
-from barcelona_ai.table_setup import (FIELDS, SetupError, TableSetup, check_setup, format_field, parse_field,
+from barcelona_ai.rules.record import GameRecord
+from barcelona_ai.rules.table_setup import (FIELDS, SetupError, TableSetup, check_setup, format_field, parse_field,
                                       read_setup_file, set_field, setup_document, setup_from_document)
 
 from helpers import transcribe
@@ -182,7 +182,7 @@ def test_a_table_game_from_a_typed_real_setup_to_its_end(tmp_path):
 
 def test_the_readme_setup_file_reads(tmp_path):
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"```\n(players:.*?)```", readme, re.S).group(1)
+    block = re.search(r"```\w*\n(players:.*?)```", readme, re.S).group(1)
     f = tmp_path / "table.txt"
     f.write_text(block)
     assert read_setup_file(str(f)) == make_setup()

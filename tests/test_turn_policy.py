@@ -11,13 +11,13 @@ import pytest
 
 import barcelona_ai
 from barcelona_ai import Engine, Limit, new_game
-from barcelona_ai.settings import PRESETS
+from barcelona_ai.search.settings import PRESETS
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.policy_train import (COLUMNS, action_inputs, is_placement_decision, log_likelihood, logits,
+from barcelona_ai.training.policy_train import (COLUMNS, action_inputs, is_placement_decision, log_likelihood, logits,
                                        policy_document, train_policy)
-from barcelona_ai.record import GameRecord
-from barcelona_ai.search import FEATURE_NAMES, GROUP_NAMES, TURN_POLICY_FORMAT, Tree, TurnPolicy
-from barcelona_ai.selfplay import play_game
+from barcelona_ai.rules.record import GameRecord
+from barcelona_ai.search.tree import FEATURE_NAMES, GROUP_NAMES, TURN_POLICY_FORMAT, Tree, TurnPolicy
+from barcelona_ai.workflows.selfplay import play_game
 
 
 def walk(players, seed, steps):
@@ -159,7 +159,7 @@ def test_turn_policy_settings_are_checked():
 def test_player_block_features_are_the_seats_block_of_the_network_inputs(players):
     """The turn policy reads the deciding seat's own block of the value network's row for that seat (after the
     position's and the seat's entries), computed alone."""
-    from barcelona_ai.evaluation import FEATURE_NAMES, PLAYER_NAMES, features, player_block_features
+    from barcelona_ai.learned.evaluation import FEATURE_NAMES, PLAYER_NAMES, features, player_block_features
     first = FEATURE_NAMES.index(f"p0_{PLAYER_NAMES[0]}")
     for s in walk(players, 50 + players, 40):
         rows = features(s)

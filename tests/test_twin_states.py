@@ -9,8 +9,8 @@ import random
 import pytest
 
 from barcelona_ai import BarcelonaError, new_game
-from barcelona_ai import cli
-from barcelona_ai.engine import Engine, Limit
+from barcelona_ai.cli import main as cli
+from barcelona_ai.search.engine import Engine, Limit
 
 
 def decision_positions(players: int, seed: int, count: int, spacing: int = 23):
@@ -127,8 +127,8 @@ def test_determinize_depends_only_on_the_observation():
 def test_a_saved_game_is_the_players_view_and_replays_to_it():
     """play's save before the end (session.seen_by): no seed, other players' draws hidden; replayed with any seed it
     gives a state that seat 0 cannot tell from the real one (A6)."""
-    from barcelona_ai.session import seen_by
-    from barcelona_ai.record import GameRecord, is_draw_for_other
+    from barcelona_ai.workflows.session import seen_by
+    from barcelona_ai.rules.record import GameRecord, is_draw_for_other
     rng = random.Random(9)
     rec = GameRecord.for_new_game(3, 12345)
     s = rec.initial_state()

@@ -1,4 +1,4 @@
-"""State.view(): the typed read-only view of a state (barcelona_ai/view.py, built in core.pyx).
+"""State.view(): the typed read-only view of a state (barcelona_ai/rules/view.py, built in core.pyx).
 
 The view must say exactly what the C state says (checked here against raw(), field by field, on many states of
 2-4 player games, mid-turn, chance and terminal states included), hide the other hands when built for a viewpoint
@@ -9,7 +9,7 @@ import pytest
 
 from barcelona_ai import CONSTANTS as C
 from barcelona_ai import PlayerCountError, State, new_game
-from barcelona_ai.view import FRAME_KIND_NAMES, PHASE_NAMES, STREET_DIRECTIONS, FrameView, PlayerView, StateView
+from barcelona_ai.rules.view import FRAME_KIND_NAMES, PHASE_NAMES, STREET_DIRECTIONS, FrameView, PlayerView, StateView
 
 
 def _ids(mask: int, width: int) -> tuple:

@@ -1,4 +1,4 @@
-"""The web board's JSON API (issue #13; barcelona_ai/web.py around webapi.py), through Starlette's test client:
+"""The web board's JSON API (issue #13; barcelona_ai/web/server.py around webapi.py), through Starlette's test client:
 bad requests get a 4xx with a message naming the field and change nothing; a seat never gets what it may not
 see (A6, twin games that differ only in another seat's hand); two games do not interfere; the board picture's
 targets are those of the legal moves; the CLI's serve command checks its options."""
@@ -13,12 +13,12 @@ pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from barcelona_ai import new_game  # noqa: E402
-from barcelona_ai.board_svg import board_svg  # noqa: E402
-from barcelona_ai.cli import main  # noqa: E402
+from barcelona_ai.web.board_svg import board_svg  # noqa: E402
+from barcelona_ai.cli.main import main  # noqa: E402
 from barcelona_ai.core import CONSTANTS as C  # noqa: E402
-from barcelona_ai.record import GameRecord  # noqa: E402
-from barcelona_ai.web import create_app  # noqa: E402
-from barcelona_ai.webapi import action_target  # noqa: E402
+from barcelona_ai.rules.record import GameRecord  # noqa: E402
+from barcelona_ai.web.server import create_app  # noqa: E402
+from barcelona_ai.web.api import action_target  # noqa: E402
 
 from helpers import swap_with_the_bag  # noqa: E402
 

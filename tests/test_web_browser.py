@@ -28,7 +28,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip("no chromium on this machine (Debian: apt install chromium)", allow_module_level=True)
 
-from barcelona_ai.web import create_app  # noqa: E402
+from barcelona_ai.web.server import create_app  # noqa: E402
 
 SHOTS = os.environ.get("BARCELONA_WEB_SCREENSHOTS")
 

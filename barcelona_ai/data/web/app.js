@@ -1,6 +1,6 @@
-// The web board's page: it draws what the server sends (the board is an SVG made by barcelona_ai.board_svg) and
+// The web board's page: it draws what the server sends (the board is an SVG made by barcelona_ai.web.board_svg) and
 // sends what the player does. No rule and no search lives here: legal moves, their board targets, the engine's
-// moves, hints, analysis and reviews all come from the JSON API (barcelona_ai/web.py).
+// moves, hints, analysis and reviews all come from the JSON API (barcelona_ai/web/server.py).
 "use strict";
 
 const PLAYER_COLOURS = ["#d1495b", "#2e86ab", "#3f9e4d", "#e08e0b"];

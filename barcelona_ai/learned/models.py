@@ -1,0 +1,119 @@
+"""The model files the package ships, described by data/models.json (the manifest).
+
+For each player count the manifest names the file of each role: ``value`` (the network whose values the search
+maximises), ``forecast`` (the network whose forecasts are the numbers shown) and ``turn_policy`` (the learned turn
+policy: the leaf's turn, the playouts). For each file it gives its kind, the game edition and the player counts
+it was fitted on, the names of the inputs its weights belong to, and the SHA-256 of its bytes. A shipped file is
+checked against its entry when it is read (once per process): a file that is not the one described is refused.
+After fitting a new model, ``write_manifest()`` writes the entries anew from the files.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ..errors import BarcelonaError
+from .evaluation import FEATURE_NAMES as NETWORK_INPUTS, PLAYER_NAMES as TURN_POLICY_INPUTS
+from ..rules.jsonio import load_json_file
+
+DATA = Path(__file__).parent.parent / "data"
+MANIFEST = DATA / "models.json"
+FORMAT = "barcelona-model-manifest"
+VERSION = 1
+ROLES = ("value", "forecast", "turn_policy")
+KINDS = {"value network": "network inputs", "turn policy": "turn policy inputs"}    # kind -> its inputs' names
+INPUTS = {"network inputs": list(NETWORK_INPUTS), "turn policy inputs": list(TURN_POLICY_INPUTS)}
+# The roles of each player count: which file each reads. Writing the manifest anew keeps these.
+SHIPPED_ROLES = {
+    2: {"value": "value-model-2p.json", "forecast": "value-model-2p.json", "turn_policy": "turn-policy.json"},
+    3: {"value": "value-model.json", "forecast": "value-model.json", "turn_policy": "turn-policy.json"},
+    4: {"value": "value-model.json", "forecast": "value-model-4p.json", "turn_policy": "turn-policy.json"},
+}
+
+_MANIFEST: list[dict] = []
+
+
+def manifest() -> dict:
+    """The manifest document, read and checked once per process."""
+    if not _MANIFEST:
+        doc = load_json_file(MANIFEST, "model manifest")
+        _check_manifest(doc)
+        _MANIFEST.append(doc)
+    return _MANIFEST[0]
+
+
+def shipped_file(players: int, role: str) -> str:
+    """The path of the file the package ships for `role` in `players`-player games."""
+    if role not in ROLES:
+        raise BarcelonaError(f"model role must be one of {', '.join(ROLES)}, not {role!r}")
+    roles = manifest()["roles"].get(str(players))
+    if roles is None:
+        raise BarcelonaError(f"the model manifest has no files for {players}-player games")
+    return str(DATA / roles[role])
+
+
+def check_shipped(path: str) -> None:
+    """Refuse a file of the package's data folder that the manifest describes otherwise (its bytes changed)."""
+    p = Path(path)
+    if p.parent.resolve() != DATA.resolve():
+        return
+    entry = manifest()["files"].get(p.name)
+    if entry is None:
+        return
+    digest = file_sha256(p)
+    if digest != entry["sha256"]:
+        raise BarcelonaError(f"{p.name}: its contents are not the shipped model's (sha256 {digest[:12]}..., the "
+                             f"manifest says {entry['sha256'][:12]}...): reinstall the package, or write the manifest "
+                             f"anew after fitting it (models.write_manifest)")
+
+
+def file_sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _check_manifest(doc: dict) -> None:
+    """The manifest's shape, and that its roles name files it describes."""
+    if doc.get("format") != FORMAT or doc.get("version") != VERSION:
+        raise BarcelonaError(f"model manifest: format {FORMAT!r} version {VERSION} expected")
+    files, roles = doc.get("files"), doc.get("roles")
+    if not isinstance(files, dict) or not isinstance(roles, dict):
+        raise BarcelonaError("model manifest: 'files' and 'roles' must be objects")
+    for players, named in roles.items():
+        if not isinstance(named, dict) or set(named) != set(ROLES):
+            raise BarcelonaError(f"model manifest: roles of {players} players must be {', '.join(ROLES)}")
+        for role, name in named.items():
+            if name not in files:
+                raise BarcelonaError(f"model manifest: {players} players' {role} names {name!r}, a file it does "
+                                     f"not describe")
+
+
+def file_entry(path: Path) -> dict:
+    """A file's manifest entry, read from the file itself."""
+    doc = load_json_file(path, "model file")
+    if doc.get("format") == "barcelona-value-model":
+        kind, names = "value network", doc.get("features")
+        players = doc.get("players") or [2, 3, 4]
+    elif doc.get("format") == "barcelona-turn-policy":
+        kind, names, players = "turn policy", doc.get("feature_names"), [2, 3, 4]
+    else:
+        raise BarcelonaError(f"{path.name}: not a value network or a turn policy (format {doc.get('format')!r})")
+    if names != INPUTS[KINDS[kind]]:
+        raise BarcelonaError(f"{path.name}: its inputs are not this engine's {KINDS[kind]}")
+    return {"kind": kind, "edition": "default", "players": players, "inputs": KINDS[kind],
+            "sha256": file_sha256(path)}
+
+
+def manifest_document(roles: dict[int, dict[str, str]] = SHIPPED_ROLES) -> dict:
+    """The manifest of the files `roles` name, read from the data folder."""
+    names = sorted({name for named in roles.values() for name in named.values()})
+    return {"format": FORMAT, "version": VERSION,
+            "roles": {str(n): dict(named) for n, named in sorted(roles.items())},
+            "files": {name: file_entry(DATA / name) for name in names},
+            "inputs": INPUTS}
+
+
+def write_manifest(roles: dict[int, dict[str, str]] = SHIPPED_ROLES) -> None:
+    """Write data/models.json anew from the files (after fitting and placing a model to ship)."""
+    MANIFEST.write_text(json.dumps(manifest_document(roles), indent=1) + "\n", encoding="utf-8")
+    _MANIFEST.clear()

@@ -1,0 +1,230 @@
+"""``barcelona-ai serve``: the web board, a local HTTP server around webapi (optional extra ``[web]``).
+
+Starlette (routing, JSON, streaming responses, a test client) served by uvicorn: small, well kept, and all this
+needs; the page is plain HTML, CSS and JavaScript shipped in the package (barcelona_ai/data/web, no CDN). Every
+route is one webapi call: no rule or search is here. It binds to 127.0.0.1 unless told otherwise.
+
+The JSON API (every answer a JSON object; errors ``{"error": message}`` with 400 for a bad request, 404 for an
+unknown id, 409 for a request the game cannot take now):
+
+=======  ===================================  =====================================================================
+GET      /                                    the page
+POST     /api/games                           a new game: {mode, players, seat, seed, iterations, hint_iterations,
+                                              record, position, setup} (all optional) -> the game document
+GET      /api/table-setup                     the fields of a real table's setup, with their prompts
+GET      /api/games/{id}                      the game document (webapi.game_document)
+POST     /api/games/{id}/move                 {"id": action id} or {"move": notation} -> {"game", "lines"}
+POST     /api/games/{id}/step                 the engine's move or chance, one entry -> {"game", "lines"}
+POST     /api/games/{id}/undo                 take back the seat's last move -> {"game", "message"}
+POST     /api/games/{id}/hint                 {"iterations"} (optional) -> {"hints": [plan, ...]}
+GET      /api/games/{id}/analysis             ?iterations=N: server-sent events, one analysis each, then "end"
+POST     /api/games/{id}/analysis/stop        stop the running analysis (its last report still comes)
+GET      /api/games/{id}/record               the game record (the seat's view until the game is over)
+GET      /api/games/{id}/position             the position (the seat's view)
+POST     /api/reviews                         {record, iterations, seed} -> the review document (runs on)
+GET      /api/reviews/{id}                    the review so far
+GET      /api/reviews/{id}/positions/{index}  the position before entry index, drawn, with its review
+=======  ===================================  =====================================================================
+"""
+from __future__ import annotations
+
+import json
+import time
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ..errors import BarcelonaError
+from .api import (MAX_ITERATIONS, GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document,
+                     game_document, int_field, position_document, record_document, table_setup_fields)
+
+__all__ = ["create_app", "serve", "STATIC_FILES"]
+
+STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
+MAX_BODY = 4 * 2**20                   # a request body (a game record) of at most 4 MiB
+
+
+def _static_path(name: str):
+    return resources.files("barcelona_ai") / "data" / "web" / name
+
+
+def _error(exc: Exception) -> JSONResponse:
+    status = 404 if isinstance(exc, GameNotFound) else 409 if isinstance(exc, NotNow) else 400
+    return JSONResponse({"error": str(exc)}, status_code=status)
+
+
+async def _body(request: Request) -> dict:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise WebRequestError(f"request body: at most {MAX_BODY // 2**20} MiB")
+    if not raw.strip():
+        return {}
+    try:
+        doc = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise WebRequestError(f"request body: not JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise WebRequestError(f"request body: expected a JSON object, not {type(doc).__name__}")
+    return doc
+
+
+def _handler(work):
+    """A route that runs work(request, body) in a worker thread (the engine searches without the GIL) and
+    answers its JSON, or the error's."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            body = await _body(request) if request.method == "POST" else {}
+            return JSONResponse(await run_in_threadpool(work, request, body))
+        except (BarcelonaError, ValueError) as exc:
+            return _error(exc)
+    return endpoint
+
+
+class _Endpoints:
+    """The routes' work, one method each (run in a worker thread by _handler); a game's lock makes one request
+    at a time change it."""
+
+    def __init__(self, games: Games, reviews: Reviews):
+        self.games = games
+        self.reviews = reviews
+
+    def game_of(self, request: Request):
+        return self.games.get(request.path_params["gid"])
+
+    def locked(self, request: Request, work):
+        """work(game) for the request's game, with the game's lock held."""
+        game = self.game_of(request)
+        with game.lock:
+            return work(game)
+
+    def setup_fields(self, request, body):
+        return {"fields": table_setup_fields()}
+
+    def new_game(self, request, body):
+        return game_document(self.games.create(body))
+
+    def show(self, request, body):
+        return self.locked(request, game_document)
+
+    def move(self, request, body):
+        unknown = sorted(set(body) - {"id", "move"})
+        if unknown:
+            raise WebRequestError(f"{unknown[0]}: unknown field of a move (give 'id' or 'move')")
+        return self.locked(request, lambda game: _with_game(game, lines=game.move(body.get("id"),
+                                                                                  body.get("move"))))
+
+    def step(self, request, body):
+        return self.locked(request, lambda game: _with_game(game, lines=game.step()))
+
+    def undo(self, request, body):
+        return self.locked(request, lambda game: _with_game(game, message=game.undo()))
+
+    def hint(self, request, body):
+        iterations = int_field(body, "iterations", 1, MAX_ITERATIONS, None)
+
+        def timed(game):
+            t0 = time.perf_counter()
+            hints = game.hints(iterations)
+            return {"hints": hints, "seconds": round(time.perf_counter() - t0, 3)}
+        return self.locked(request, timed)
+
+    def stop(self, request, body):
+        self.game_of(request).stop_analysis()
+        return {"stopped": True}
+
+    def record(self, request, body):
+        return self.locked(request, record_document)
+
+    def position(self, request, body):
+        return self.locked(request, position_document)
+
+    def new_review(self, request, body):
+        return self.reviews.start(body).document()
+
+    def show_review(self, request, body):
+        return self.reviews.get(request.path_params["rid"]).document()
+
+    def review_position(self, request, body):
+        return self.reviews.get(request.path_params["rid"]).position(request.path_params["index"])
+
+    async def analysis(self, request: Request) -> Response:
+        """Server-sent events: one analysis report each, until the budget is spent or the search is stopped."""
+        try:
+            game = self.game_of(request)
+            raw = request.query_params.get("iterations")
+            iterations = int_field({"iterations": int(raw) if raw is not None and raw.isdigit() else raw},
+                                   "iterations", 1, MAX_ITERATIONS, None)
+            with game.lock:
+                stream = game.analysis_stream(iterations)
+        except (BarcelonaError, ValueError) as exc:
+            return _error(exc)
+        return StreamingResponse(_events(request, game, stream), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+
+def _with_game(game, **answer) -> dict:
+    """An answer that changed the game: what it says, and the game document after it."""
+    return {**answer, "game": game_document(game)}
+
+
+async def _events(request: Request, game, stream):
+    seat = game.session.seat
+    try:
+        while True:
+            report = await run_in_threadpool(next, stream, None)
+            if report is None:
+                break
+            yield f"data: {json.dumps(analysis_document(report, seat))}\n\n"
+            if await request.is_disconnected():
+                stream.stop()
+                break
+    finally:
+        if game.analysis is stream:
+            game.analysis = None
+    yield "event: end\ndata: {}\n\n"
+
+
+async def _page(request: Request) -> Response:
+    return FileResponse(str(_static_path("index.html")), media_type="text/html")
+
+
+async def _static(request: Request) -> Response:
+    name = request.path_params["name"]
+    if name not in STATIC_FILES:
+        return JSONResponse({"error": f"no file {name!r}"}, status_code=404)
+    return FileResponse(str(_static_path(name)), media_type=STATIC_FILES[name])
+
+
+def create_app(games: Games | None = None, reviews: Reviews | None = None) -> Starlette:
+    """The web board's application (games and reviews kept in memory)."""
+    e = _Endpoints(games or Games(), reviews or Reviews())
+    post = ["POST"]
+    routes = [
+        Route("/", _page), Route("/static/{name}", _static),
+        Route("/api/games", _handler(e.new_game), methods=post),
+        Route("/api/table-setup", _handler(e.setup_fields)),
+        Route("/api/games/{gid}", _handler(e.show)),
+        Route("/api/games/{gid}/move", _handler(e.move), methods=post),
+        Route("/api/games/{gid}/step", _handler(e.step), methods=post),
+        Route("/api/games/{gid}/undo", _handler(e.undo), methods=post),
+        Route("/api/games/{gid}/hint", _handler(e.hint), methods=post),
+        Route("/api/games/{gid}/analysis", e.analysis),
+        Route("/api/games/{gid}/analysis/stop", _handler(e.stop), methods=post),
+        Route("/api/games/{gid}/record", _handler(e.record)),
+        Route("/api/games/{gid}/position", _handler(e.position)),
+        Route("/api/reviews", _handler(e.new_review), methods=post),
+        Route("/api/reviews/{rid}", _handler(e.show_review)),
+        Route("/api/reviews/{rid}/positions/{index:int}", _handler(e.review_position)),
+    ]
+    return Starlette(routes=routes)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> None:
+    """Run the web board until Ctrl-C."""
+    import uvicorn
+    print(f"barcelona-ai web board: http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
+    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)

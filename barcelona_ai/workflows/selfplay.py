@@ -1,0 +1,143 @@
+"""Self-play: bots play each other from seeded setups and every game is written as a game record.
+
+Game g (1-based) of a run from seed K starts from ``new_game(players, seed=K+g-1)``; its bots get seeds from
+K+g-1 too (``bot_seed * 31 + seat``) and its chance outcomes come from ``setup_seed * 1_000_003 + bot_seed``
+(playout.play_out), so a game depends only on its seed and the bot specs, in one process, in parallel workers or
+on a Ray cluster (distributed.py). Each record is written as its game ends; the run is noted in the folder's
+runs.jsonl, so that an interrupted run is finished by the same call with ``resume``.
+"""
+from __future__ import annotations
+
+import random
+import time
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .arena import run_files, run_jobs, write_record
+from ..search.bots import make_bot
+from ..core import new_game
+from ..errors import BarcelonaError
+from ..rules.jsonio import load_json_file
+from .playout import play_out
+from ..rules.record import GameRecord
+
+
+@dataclass
+class SelfplayGame:
+    """One finished game: its record (JSON), the final scores and returns (R127), the bots' decisions."""
+    record: dict
+    scores: list[int]
+    returns: list[float]
+    decisions: int
+    seconds: float
+    setup_seed: int = 0
+
+    @property
+    def winners(self) -> list[int]:
+        return [p for p in range(len(self.returns)) if self.returns[p] > 0]
+
+
+@dataclass
+class SelfplayRun:
+    """The games played by a run, in game order, and their record files (out/game-0001.json, ...); `kept`: the
+    records of the run already in the folder (a resumed run), not played again."""
+    games: list[SelfplayGame] = field(default_factory=list)
+    paths: list[Path] = field(default_factory=list)
+    seconds: float = 0.0
+    kept: list[Path] = field(default_factory=list)
+
+
+def play_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random") -> SelfplayGame:
+    """One game between bots (specs[i] plays seat i) from new_game(len(specs), setup_seed), recorded."""
+    players = len(specs)
+    s = new_game(players, seed=setup_seed, setup=setup)
+    rec = GameRecord.for_new_game(players, setup_seed, setup=setup, seats=list(specs))
+    bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
+    t0 = time.perf_counter()
+    decisions = play_out(s, bots, random.Random(setup_seed * 1_000_003 + bot_seed), on_step=rec.add)
+    rec.finish(s)
+    return SelfplayGame(rec.to_json(), s.scores(), s.returns(), decisions, time.perf_counter() - t0, setup_seed)
+
+
+def _job(job: tuple) -> SelfplayGame:
+    return play_game(*job)
+
+
+def record_path(out: Path, g: int) -> Path:
+    """The file of game g (1-based) in the folder `out` when it holds no records yet."""
+    return out / f"game-{g:04d}.json"
+
+
+def write_game(game: SelfplayGame, path: Path, overwrite: bool = False) -> None:
+    """Check that the game's record replays (GameRecord.from_json), then write it to `path`, whole or not at all
+    (an existing file only with `overwrite`). An OSError names `path` as its filename and says why in its
+    strerror."""
+    rec = GameRecord.from_json(game.record)
+    try:
+        write_record(rec, path, overwrite=overwrite)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+
+
+def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup: str = "random",
+                 workers: int = 1, on_game: Callable[[int, SelfplayGame, Path], None] | None = None,
+                 force: bool = False, progress: bool = False, ray: str | None = None,
+                 resume: bool = False, on_start: Callable[[list[Path], SelfplayRun, bool], None] | None = None
+                 ) -> SelfplayRun:
+    """Play `games` games between the bots `specs` (one a seat) from setup seeds seed..seed+games-1 and write
+    each record into the existing folder `out` as soon as it is done; `on_game(g, game, path)` reports game g
+    (1-based) after its file is written, in the order the games end. No record is overwritten: the file numbers
+    go on after the records already in `out` (record.numbered_paths), unless `force` (then game-0001.json, ...
+    are rewritten). `resume`: if `out` holds this run (the same bots, seeds, games and setup) from before, play
+    only its games whose records are missing. With workers > 1 the games run in parallel processes (Ctrl-C ends
+    them at once), with `ray` as Ray tasks (distributed.py); the games are the same every way. `progress`: a
+    progress bar on stderr (only on a terminal). `on_start(paths, run, resumed)` is told the record files of
+    the run (and in run.kept those already there) before the first game starts."""
+    from .progress import bar
+    out = Path(out)
+    plan = {"command": "selfplay", "bots": list(specs), "seed": seed, "games": games, "setup": setup}
+    paths, resumed = run_files(out, plan, games, force=force, resume=resume)
+    jobs = [(list(specs), seed + g, seed + g, setup) for g in range(games)]
+    run = SelfplayRun()
+    todo = [g for g in range(games) if not (resumed and _check_kept(paths[g], jobs[g], run))]
+    if on_start is not None:
+        on_start(paths, run, resumed)
+    t0 = time.perf_counter()
+    played: dict[int, tuple[SelfplayGame, Path]] = {}
+    with bar(games, "selfplay", unit="game", enabled=progress) as tick:
+        tick(len(run.kept))
+        with closing(run_jobs(_job, [jobs[g] for g in todo], workers, ray, "barcelona-selfplay")) as results:
+            for k, game in results:
+                g = todo[k]
+                write_game(game, paths[g], overwrite=force)
+                played[g] = (game, paths[g])
+                tick(1)
+                if on_game is not None:
+                    on_game(g + 1, game, paths[g])
+    for g in sorted(played):
+        run.games.append(played[g][0])
+        run.paths.append(played[g][1])
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def _check_kept(path: Path, job: tuple, run: SelfplayRun) -> bool:
+    """True (and noted in run.kept) if the record of a resumed run's game is there already; a BarcelonaError
+    if the file there is not that game."""
+    if not path.exists():
+        return False
+    specs, setup_seed, _bot_seed, setup = job
+    doc = load_json_file(path, f"record {path}")
+    start = doc.get("start") if isinstance(doc, dict) else None
+    if not isinstance(start, dict) or doc.get("seats") != specs or start.get("seed") != setup_seed or \
+            start.get("setup", "random") != setup:
+        raise BarcelonaError(f"resume: {path} is not the game of this run it should be (seats {', '.join(specs)}, "
+                             f"setup seed {setup_seed}); was the folder changed?")
+    run.kept.append(path)
+    return True
+
+
+__all__ = ["SelfplayGame", "SelfplayRun", "play_game", "record_path", "write_game",
+           "run_selfplay"]
