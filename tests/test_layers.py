@@ -38,6 +38,8 @@ LAYERS = [
     {"learned.evaluation"},                                    # the learned evaluation (features, network)
     {"search.tree"},                                           # the compiled ISMCTS
     {"learned.models", "search.settings"},                     # the shipped model files; the search's settings
+    {"search.running"},                                        # one call's search (threads, budget, playouts)
+    {"search.results"},                                        # its answers, read from the trees
     {"search.engine"},                                         # the engine players use
     {"search.bots", "workflows.playout", "workflows.arena", "workflows.bench", "workflows.examples",  # players,
      "adapters.openspiel_game", "adapters.pettingzoo_env", "adapters.observation",   # matches, tools, framework

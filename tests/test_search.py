@@ -414,7 +414,7 @@ def test_one_engine_one_opinion(players):
 def test_hints_rest_on_enough_visits():
     """A hint after the first is shown only with HINT_MIN_SHARE of the iterations and HINT_MIN_VISITS visits;
     the first is always shown, even from a tiny search."""
-    from barcelona_ai.search.engine import HINT_MIN_SHARE, HINT_MIN_VISITS
+    from barcelona_ai.search.results import HINT_MIN_SHARE, HINT_MIN_VISITS
     s = mid_game(2, seed=9)
     hints = Engine(seed=1).hints(s, Limit(iterations=4000), top=5)
     assert all(h.visits >= max(HINT_MIN_VISITS, HINT_MIN_SHARE * 4000) for h in hints[1:])

@@ -7,7 +7,8 @@ import math
 import random
 
 from ..core import State
-from .engine import Engine, Limit, _mix_seed
+from .engine import Engine, Limit
+from .running import mix_seed
 from ..errors import BarcelonaError
 from .tree import flat_mc, static_value_of
 from .settings import FIELD_NAMES, PRESETS
@@ -75,7 +76,7 @@ class FlatMCBot(Bot):
         acts = state.legal_actions()
         if len(acts) == 1:
             return acts[0]
-        stats = flat_mc(state, p, self.iterations, _mix_seed(self.seed, state.observation_hash(p)),
+        stats = flat_mc(state, p, self.iterations, mix_seed(self.seed, state.observation_hash(p)),
                         self.params[state.num_players])
         return max(sorted(stats), key=lambda a: stats[a][1] / max(1, stats[a][0]))
 

@@ -22,6 +22,30 @@ MAX_THREADS = 64
 MAX_TOTAL_NODES = 100_000_000       # over all root-parallel trees: memory stays bounded (72 bytes a node)
 MAX_PLAYOUTS = 100_000
 
+MAX_ITERATIONS = 10**12             # a search budget must end: about a day of search on one core at 10^7/s
+MAX_SECONDS = 1e6                   # about 11.6 days
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Search budget: iterations, time in seconds, or both (whichever is reached first). Both are finite; a
+    search also ends early on Ctrl-C (SearchInterrupted) or Engine.stop()."""
+    iterations: int | None = None
+    time: float | None = None
+
+    def __post_init__(self):
+        if self.iterations is None and self.time is None:
+            raise BarcelonaError("Limit needs iterations or time")
+        if self.iterations is not None and (isinstance(self.iterations, bool) or
+                                            not isinstance(self.iterations, int) or
+                                            not 1 <= self.iterations <= MAX_ITERATIONS):
+            raise BarcelonaError(f"Limit.iterations must be an integer from 1 to {MAX_ITERATIONS:.0e}, "
+                                 f"not {self.iterations!r}")
+        if self.time is not None and (isinstance(self.time, bool) or not isinstance(self.time, (int, float))
+                                      or not 0 < self.time <= MAX_SECONDS):       # refuses NaN and infinity
+            raise BarcelonaError(f"Limit.time must be a number of seconds in (0, {MAX_SECONDS:.0e}], "
+                                 f"not {self.time!r}")
+
 
 @dataclass(frozen=True)
 class SearchSettings:

@@ -79,7 +79,7 @@ def evaluation_cost(players: int, n: int = 20_000, seed: int = 1) -> float:
 def playout_rate(players: int = 4, n: int = 1000, seed: int = 1) -> float:
     """Whole games per second the learned turn policy plays out from the seeded setup for the numbers shown
     (SearchSettings.playouts: every seat by the policy, at the engine's PLAYOUT_TEMPERATURE)."""
-    from ..search.engine import PLAYOUT_TEMPERATURE
+    from ..search.running import PLAYOUT_TEMPERATURE
     from ..search.tree import TurnPolicy, policy_playouts
     s = State.new(players, seed)
     policy = TurnPolicy.default()

@@ -19,7 +19,8 @@ import random
 from dataclasses import dataclass, field
 
 from ..core import State
-from ..search.engine import Engine, Limit, _mix_seed
+from ..search.engine import Engine, Limit
+from ..search.running import mix_seed
 
 
 @dataclass
@@ -114,7 +115,7 @@ def evaluate(state: State, engine: Engine, limit: Limit, viewpoint: int | None =
     share = _split(limit, samples)
     results, total = [], 0
     for i in range(samples):
-        s = _sample_position(state, viewpoint, _mix_seed(_mix_seed(seed, key), i) & (2 ** 63 - 1))
+        s = _sample_position(state, viewpoint, mix_seed(mix_seed(seed, key), i) & (2 ** 63 - 1))
         players, its = _one(engine, s, share, progress)
         results.append(players)
         total += its
