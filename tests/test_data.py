@@ -122,7 +122,7 @@ _CYTHON_SKIP = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:\\.|[^"\\\n]
 
 # The only places where such a number may stand in code, each with its reason (file, regex on the source line).
 ALLOWED = [
-    ("position.py", r"^(E|GK)_\w+(, (E|GK)_\w+)* = \d",
+    ("position_fields.py", r"^(E|GK)_\w+(, (E|GK)_\w+)* = \d",
      "ids of effect codes and granted actions (tables.EFFECT_CODES / GRANT_KINDS order), not amounts"),
     ("tables.py", r"^NUM_SAGRADA = 16\b", "how many Sagrada tiles the box holds: an array size (core.pxd NSAG)"),
     ("tables.py", r"\[\"bld_count\"\] != \[8, 12, 8, 7\]",

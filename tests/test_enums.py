@@ -8,7 +8,7 @@ import pytest
 
 import barcelona_ai
 from barcelona_ai import core
-from barcelona_ai.rules import position, tables
+from barcelona_ai.rules import position, position_fields, tables
 from barcelona_ai.search import tree as search
 
 PXD = Path(barcelona_ai.__file__).parent / "core.pxd"
@@ -74,7 +74,7 @@ def test_position_restates_the_enum_values():
                  "E_RES", "E_SAGRADA", "E_ACT", "E_MARKER", "GK_COINS", "GK_CLOTH", "GK_COBBLE", "GK_NARROW",
                  "GK_PS", "GK_TRAM", "GK_CERDA", "GK_STREETS", "GK_COBBLE_ANYWHERE", "GK_TRAM_COIN_FREE",
                  "MAX_FRAMES", "MAX_PLAYERS"):
-        assert getattr(position, name) == ENUMS[name], name
+        assert getattr(position_fields, name) == ENUMS[name], name
 
 
 def test_component_counts_and_array_sizes():

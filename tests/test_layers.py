@@ -33,8 +33,9 @@ LAYERS = [
     {"rules.tables"},                                          # the board data (editions)
     {"rules.view"},                                            # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
-    {"rules.notation", "rules.position", "rules.render", "rules.record", "rules.table_setup",  # the Python layer
-     "rules.gamelog", "rules.perft", "web.board_svg"},         #   on the state
+    {"rules.notation", "rules.position", "rules.position_fields", "rules.position_turn",  # the Python layer on
+     "rules.render", "rules.record", "rules.table_setup", "rules.gamelog", "rules.perft",  # the state
+     "web.board_svg"},
     {"learned.evaluation"},                                    # the learned evaluation (features, network)
     {"search.tree"},                                           # the compiled ISMCTS
     {"learned.models", "search.settings"},                     # the shipped model files; the search's settings
