@@ -32,6 +32,7 @@ from ..errors import BarcelonaError, PlayerCountError
 from .playout import play_out
 from .progress import bar
 from ..rules.record import GameRecord, numbered_paths
+from ..search.running import mix_seed
 
 MAX_GAMES = 100_000
 MAX_WORKERS = 64
@@ -205,13 +206,22 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def game_bots(specs: list[str], bot_seed: int) -> list:
+    """The bots of a game, specs[i] in seat i, each seeded from the game's bot seed and its seat (mix_seed)."""
+    return [make_bot(spec, mix_seed(bot_seed, i)) for i, spec in enumerate(specs)]
+
+
+def chance_rng(setup_seed: int, bot_seed: int) -> random.Random:
+    """The chance outcomes of a game (draws and reveals), seeded from its setup seed and bot seed (mix_seed)."""
+    return random.Random(mix_seed(setup_seed, bot_seed))
+
+
 def play_game(specs: list[str], setup_seed: int, bot_seed: int, record: bool = False) -> dict:
     """One game; specs[i] plays seat i. Returns scores, returns, places (1 = first, after the tie-breakers of
     R127) and the number of decisions; with `record`, the game record too (JSON, docs/records.md)."""
     s = State.new(len(specs), setup_seed)
-    bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
     rec = GameRecord.for_new_game(len(specs), setup_seed, seats=list(specs)) if record else None
-    decisions = play_out(s, bots, random.Random(setup_seed * 1_000_003 + bot_seed),
+    decisions = play_out(s, game_bots(specs, bot_seed), chance_rng(setup_seed, bot_seed),
                          on_step=rec.add if rec else None)
     out = {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "decisions": decisions}
     if rec is not None:
@@ -266,7 +276,7 @@ def match_jobs(candidate: str, opponent: str, players: int, games: int, seed: in
         seat = g % players
         specs = [opponent] * players
         specs[seat] = candidate
-        jobs.append((specs, seed + g // players, seed * 7 + g, seat, record))
+        jobs.append((specs, seed + g // players, mix_seed(seed, g), seat, record))
     return jobs
 
 
@@ -431,7 +441,7 @@ def policy_duel(players: int = 2, games: int = 3000, seed: int = 0) -> tuple[flo
         seat = g % players
         policies = ["uniform"] * players
         policies[seat] = "heuristic"
-        _, returns = policy_game(players, seed + g // players, seed * 1_000_003 + g, policies)
+        _, returns = policy_game(players, seed + g // players, mix_seed(seed, g), policies)
         share += returns[seat]
     low, high = wilson(share, games)
     return share / games, low, high

@@ -23,6 +23,7 @@ from typing import Callable
 
 from ..core import State
 from ..search.engine import Engine, Limit
+from ..search.running import mix_seed
 from .playout import chance_outcome
 
 # upper bounds on the loss of win probability (a loss above the last one is a blunder)
@@ -183,7 +184,7 @@ def review_decision(engine: Engine, s: State, index: int, played: int, limit: Li
     elif pm is not None and pm.visits >= MIN_VISITS:
         wp_played, how = pm.win_prob[player], "root"
     else:
-        wp_played = value_after(engine, s, played, player, limit, seed * 1_000_003 + index)
+        wp_played = value_after(engine, s, played, player, limit, mix_seed(seed, index))
         how = "search"
     loss = 0.0 if played == best.action else max(0.0, best.win_prob[player] - wp_played)
     return Decision(index=index, player=player, played=s.action_to_string(played), played_id=played,

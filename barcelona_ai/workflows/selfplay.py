@@ -1,22 +1,20 @@
 """Self-play: bots play each other from seeded setups and every game is written as a game record.
 
 Game g (1-based) of a run from seed K starts from ``new_game(players, seed=K+g-1)``; its bots get seeds from
-K+g-1 too (``bot_seed * 31 + seat``) and its chance outcomes come from ``setup_seed * 1_000_003 + bot_seed``
-(playout.play_out), so a game depends only on its seed and the bot specs, in one process, in parallel workers or
-on a Ray cluster (distributed.py). Each record is written as its game ends; the run is noted in the folder's
-runs.jsonl, so that an interrupted run is finished by the same call with ``resume``.
+K+g-1 too (``mix_seed(bot_seed, seat)``) and its chance outcomes come from ``mix_seed(setup_seed, bot_seed)``
+(arena.game_bots and arena.chance_rng), so a game depends only on its seed and the bot specs, in one process, in
+parallel workers or on a Ray cluster (distributed.py). Each record is written as its game ends; the run is noted
+in the folder's runs.jsonl, so that an interrupted run is finished by the same call with ``resume``.
 """
 from __future__ import annotations
 
-import random
 import time
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .arena import run_files, run_jobs, write_record
-from ..search.bots import make_bot
+from .arena import chance_rng, game_bots, run_files, run_jobs, write_record
 from ..core import new_game
 from ..errors import BarcelonaError
 from ..rules.jsonio import load_json_file
@@ -54,9 +52,8 @@ def play_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "ra
     players = len(specs)
     s = new_game(players, seed=setup_seed, setup=setup)
     rec = GameRecord.for_new_game(players, setup_seed, setup=setup, seats=list(specs))
-    bots = [make_bot(spec, bot_seed * 31 + i) for i, spec in enumerate(specs)]
     t0 = time.perf_counter()
-    decisions = play_out(s, bots, random.Random(setup_seed * 1_000_003 + bot_seed), on_step=rec.add)
+    decisions = play_out(s, game_bots(specs, bot_seed), chance_rng(setup_seed, bot_seed), on_step=rec.add)
     rec.finish(s)
     return SelfplayGame(rec.to_json(), s.scores(), s.returns(), decisions, time.perf_counter() - t0, setup_seed)
 
