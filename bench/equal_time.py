@@ -1,4 +1,4 @@
-"""The iteration budgets that give two engines the same time (issue #10's strength rows: a time per decision of
+"""The iteration budgets that give two engines the same time (the equal-time arenas: a time per decision of
 one thread, played as fixed iterations so that the games replay on any machine).
 
     python bench/equal_time.py RECORDS_DIR [--a ismcts:8000] [--b ismcts:8000,preset=v0] [--every 25]
@@ -12,10 +12,8 @@ per-position ratios, and the budget of A that matches B's --b-budget by each. Ra
 rollout to the end is long early and short late; the network's cost is the same everywhere), so a sample of a
 dozen games moves the ratio by several hundredths: take a hundred or more. Run it on a quiet machine.
 
-The fourteenth session (README, Strength): the 2-player default against v0 on the 200 games of `arena ... --seed
-26000`, `--every 25`, 850 positions: 1.02 over the total time, 0.94 in the median position. The fifteenth, after
-best_move began to skip the forecasts' evaluation: 1.19 and 1.10 (847 positions of `--seed 26200`'s games), 4
-players 1.84 and 1.66 (980 positions of `--players 4 --seed 41000`'s, `--every 40`).
+What it measured, and the arena budgets of docs/measurements/strength.md set from it, are in
+docs/measurements/speed.md, "Equal-time budgets".
 """
 from __future__ import annotations
 

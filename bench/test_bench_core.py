@@ -1,6 +1,6 @@
 """pytest-benchmark: the rules core. Run: python -m pytest bench --benchmark-only
 
-Floors of issue #2 are checked in the report (README), not here: timings on shared machines are noisy.
+The speed targets are checked in docs/measurements/speed.md, not here: timings on shared machines are noisy.
 """
 import pytest
 from _util import per_second
@@ -56,7 +56,7 @@ def test_invariant_walk(benchmark):
 
 
 def test_clone_midgame(benchmark):
-    """State.clone() with 120 actions of history: the history is shared copy-on-write, not copied (issue #14)."""
+    """State.clone() with 120 actions of history: the history is shared copy-on-write, not copied."""
     import random
     s = new_game(4, seed=1)
     rng = random.Random(7)

@@ -40,7 +40,7 @@ def test_random_games_reference(benchmark):
 @pytest.mark.parametrize("root_halving", [True, False])
 def test_time_limit_overshoot(benchmark, root_halving):
     """Wall time of a 0.5 s best_move from the 4-player setup (sequential halving, the default, and UCB1);
-    extra_info["overshoot"]: the worst round past the limit, as a fraction of it (the README's "within 10%").
+    extra_info["overshoot"]: the worst round past the limit, as a fraction of it.
     Measured here, not asserted in tests/: timings on a shared machine are noisy."""
     s = new_game(4, seed=2)
     e = Engine(seed=1, root_halving=root_halving)

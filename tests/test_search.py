@@ -144,8 +144,8 @@ def test_arena_small_match_and_interval():
 
 
 def test_policy_duel_and_policy_weights():
-    """The heuristic rollout policy beats uniform play (README measurements); its weights are fixed, measured
-    constants (search.pyx), read-only from Python."""
+    """The heuristic rollout policy beats uniform play (docs/measurements/strength.md, "Changes that were kept");
+    its weights are fixed, measured constants (search/tree.pyx), read-only from Python."""
     from barcelona_ai.workflows.arena import policy_duel
     from barcelona_ai.search.tree import kind_weights
     share, low, high = policy_duel(2, 300, seed=1)

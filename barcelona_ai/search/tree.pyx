@@ -62,9 +62,8 @@ cdef enum:
 cdef int KIND_WEIGHT[NKINDS]
 # place, int-pick, int-done, coins, cloth, cerda, cobble, street, intersection, improve, take, ps, tram,
 # passenger, skip, end-actions, sag-step, sag-stop, other.
-# Measured by playing the policies against uniform random play (tests/../README): taking an available action
-# almost always (100 : 1 against ending, skipping or stopping) wins 74% of 2-player games and 52% of 4-player
-# games as one seat against three; weights 3 : 1 won 47% / 24% (no better than uniform).
+# Taking an available action almost always (100 : 1 against ending, skipping or stopping) plays far better than
+# uniform random play, milder weights (3 : 1) no better (docs/measurements/strength.md, "Changes that were kept").
 _weights = (1, 100, 1, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 1, 1, 100, 1, 1)
 KIND_NAMES = ("place", "intersection pick", "intersection done", "coins", "cloth", "cerda", "cobblestone", "street",
               "intersection", "improve modernisme", "take modernisme", "public service", "tram", "passenger", "skip",
@@ -150,10 +149,11 @@ cdef action_t heuristic_choice(const action_t* acts, int n, uint64_t* rng) noexc
     return acts[0]
 
 cdef enum:
-    PLACE_BUILD_WEIGHT = 100         # weight of a placement that enables a construction (others: 1); measured
-                                     # in policy duels against uniform play: 2p 0.758 -> 0.905, 4p 0.531 -> 0.679
+    PLACE_BUILD_WEIGHT = 100         # weight of a placement that enables a construction (others: 1): with it
+                                     # the policy beats uniform play by more (docs/measurements/strength.md,
+                                     # "Changes that were kept")
 cdef int BUILD_TYPE_WEIGHT[4]         # construction options by type: CORNER, L1, L2, L3
-BUILD_TYPE_WEIGHT[:] = [1, 1, 1, 100]       # Level-3 first: policy duels 2p 0.903 -> 0.922, 4p 0.674 -> 0.759
+BUILD_TYPE_WEIGHT[:] = [1, 1, 1, 100]       # Level-3 first: by more again (strength.md, as above)
 
 cdef bint placement_enables_build(const DataC* d, const StateC* s, int c) noexcept nogil:
     """Whether a citizen on crossing c would complete the citizens around a building space that can still be

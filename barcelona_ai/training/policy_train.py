@@ -23,9 +23,9 @@ Games are split, never decisions: the decisions of the held-out games (`test_fra
 measure the fit: mean log-likelihood of the chosen action and its top-1 rate, beside the heuristic prior's.
 
 The position's features and the seat's relative scores (the rest of the network's input before the other seats'
-blocks) were the first version's inputs too; on held-out games they added 0.003 to the log-likelihood (-1.579
-against -1.582) and cost 6-15% of an iteration's time (README, What was measured); the other seats' blocks added
-nothing.
+blocks) were the first version's inputs too; on held-out games they added almost nothing to the log-likelihood and
+cost some of an iteration's time (docs/measurements/forecasts.md, "The learned turn policy's fit"); the other
+seats' blocks added nothing.
 """
 from __future__ import annotations
 

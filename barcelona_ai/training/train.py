@@ -1,4 +1,4 @@
-"""Training the learned evaluation (issue #10): a small network fitted to self-play datasets (datagen.py), written
+"""Training the learned evaluation: a small network fitted to self-play datasets (datagen.py), written
 as the model file that evaluation.ValueModel runs in C.
 
 The fit uses scikit-learn's MLPRegressor (the [train] extra): a well-kept, CPU-only implementation of exactly
@@ -37,7 +37,7 @@ class TrainSettings:
     alphas: tuple[float, ...] = (1.0, 3.0, 10.0, 30.0)   # L2 penalties tried; the best on the held-out games
                                     # is kept. Strong: a game gives ~100 positions but only one outcome, and a
                                     # weakly penalised network learns the games instead of the positions
-                                    # (measured on 93 games: Brier skill -0.08 at 1e-2, 0.25 at 10)
+                                    # (docs/measurements/tried-and-dropped.md, "The value network")
     batch_size: int = 256
     learning_rate: float = 1e-3
 
@@ -317,7 +317,8 @@ def _ratio(a: float, b: float) -> float:
     return float(a / b) if b else 0.0
 
 
-# The reliability floor of issue #10 reads only the bins with at least this many rows (seats of positions).
+# The reliability floor (no bin's forecast more than 0.07 off its outcomes) reads only the bins with at least this
+# many rows (seats of positions).
 RELIABILITY_MIN_ROWS = 50
 # Resamples of the games behind forecast_metrics' 95% intervals.
 BOOTSTRAP_RESAMPLES = 1000

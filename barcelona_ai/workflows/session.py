@@ -194,8 +194,8 @@ class Session:
 
     def engine_move(self) -> int:
         """The engine's choice for the player to move (play mode): the arena's ISMCTS player (bots.ISMCTSBot:
-        best_move at the session's budget, keeping its tree between its decisions), the engine the README's
-        strength figures measure. Its numbers are not shown: it reads its own hand (A6)."""
+        best_move at the session's budget, keeping its tree between its decisions), the engine whose strength
+        docs/measurements/strength.md records. Its numbers are not shown: it reads its own hand (A6)."""
         return self.opponent.choose(self.state)
 
     def hints(self, limit=None) -> list:
