@@ -934,8 +934,8 @@ cdef inline void mod_restock(StateC* s) noexcept nogil:
     """R73, R111: "If at any point the Modernisme tiles stack would become empty, reshuffle the discarded tiles
     to create a new stack." 'At any point': the stack is never left empty while discards wait. The moment the
     last face-down tile is revealed (or tiles are discarded onto an empty stack), the discards *of that moment*
-    become the new stack, not those of some later reveal (issue #8: waiting for the next reveal let a Cerdà
-    refresh reveal the very tiles it had just discarded, with a stack it should have been drawing from).
+    become the new stack, not those of some later reveal (waiting for the next reveal would let a Cerdà
+    refresh reveal the very tiles it had just discarded, with a stack it should be drawing from).
     In a refresh the rulebook's order holds: "discard all the Modernisme tiles on display, then reveal four new
     tiles" (R111), so when the stack runs out during those four reveals the tiles just discarded are among the
     discards reshuffled: they can come back only when fewer than 4 tiles were face down at the refresh (with
@@ -1696,8 +1696,8 @@ cdef inline bint _out(int v, int lo, int hi) noexcept nogil:
 cdef object raw_bounds_problem(const DataC* d, const StateC* s):
     """The first field of `s` that the C code would use out of bounds, as a message; None when there is none.
 
-    The memory-safety guard of every way a whole state enters C (State._set_raw, pickles, position loading,
-    issue #8): each value the engine uses as an array index, a loop bound, a shift or a seat is in its range,
+    The memory-safety guard of every way a whole state enters C (State._set_raw, pickles, position loading):
+    each value the engine uses as an array index, a loop bound, a shift or a seat is in its range,
     and the cross-field facts the engine indexes with are true (a crossing's Intersection owner has built at
     least one, so inter_picks[inters - 1] exists; a pending MARKER effect finds room on its building's stack of
     at most one marker per level, R102). It does not check the rules (position.py and state_problem do): a state
@@ -3012,7 +3012,7 @@ cdef class State:
         snaps = [position_dict(&self.log.snaps[i]) for i in range(self.nhistory)]
         return (_state_from_pickle, (self.data.edition.source, position_dict(&self.c), snaps, self.history()))
 
-    # -- the rules' invariants in C (tests, issue #9) ----------------------------------------------------------
+    # -- the rules' invariants in C (for the tests) ----------------------------------------------------------
     def _invariant_problem(self):
         """invariants.check_invariants(self)'s first problem, checked in C (the same words), or None."""
         return state_problem(&self.data.c, &self.c)

@@ -1,4 +1,4 @@
-"""Time two builds of barcelona_ai against each other, interleaved in one run (issue #14).
+"""Time two builds of barcelona_ai against each other, interleaved in one run.
 
     python bench/compare.py --baseline /tmp/baseline [--current .] [--rounds 5] [--only NAME ...]
 

@@ -1,4 +1,4 @@
-"""Where root-parallel threads lose speed: two threads in one process against two processes (issue #14).
+"""Where root-parallel threads lose speed: two threads in one process against two processes.
 
     python bench/scaling.py [--rounds 3] [--seconds 3]
 

@@ -1,5 +1,4 @@
-"""Games per minute of a selfplay run on 1 process, 2 processes and Ray with 2 CPUs, measured in one run
-(issue #12).
+"""Games per minute of a selfplay run on 1 process, 2 processes and Ray with 2 CPUs, measured in one run.
 
     python bench/selfplay_scaling.py [--games 16] [--bot ismcts:300] [--players 2] [--seed 0]
 

@@ -1,4 +1,4 @@
-"""How fast the web board answers (issue #13): the start of ``barcelona-ai serve`` and a hint at the default
+"""How fast the web board answers: the start of ``barcelona-ai serve`` and a hint at the default
 budget.
 
     python bench/web_timing.py [--runs 5]

@@ -1,6 +1,6 @@
 """apply/undo is exact: long seeded random walks with invariant checks, and a Hypothesis state machine.
 
-The walk covers at least one million actions over many 2-, 3- and 4-player games (the issue's floor); after
+The walk covers at least one million actions over many 2-, 3- and 4-player games (the floor it is held to); after
 every action the components are checked (72 citizens, every tile and marker somewhere, nothing negative or over
 capacity, what may be pending in each phase), and every game is undone back to its start, comparing the hash and
 the full state at every depth. The million-action walk runs in C (State._walk_with_invariants, with the core's

@@ -1,4 +1,4 @@
-"""One way into the rules core (issue #9): the raw StateC dicts stay behind the position loader.
+"""One way into the rules core: the raw StateC dicts stay behind the position loader.
 
 The core (core.pyx) turns raw dicts of StateC fields into states and back (State.raw(), State._set_raw(),
 State._from_raw()); the position loader (barcelona_ai/rules/position.py) is the one module that hands it such a dict,

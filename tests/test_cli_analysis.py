@@ -1,4 +1,4 @@
-"""hint, analyse, review and selfplay driven as a user would: in a subprocess (issue #4). Budgets are tiny
+"""hint, analyse, review and selfplay driven as a user would: in a subprocess. Budgets are tiny
 (50-200 ISMCTS iterations): these tests check what the commands print and accept, not playing strength."""
 import json
 import random

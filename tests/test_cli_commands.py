@@ -1,4 +1,4 @@
-"""Commands that do what a user expects (issue #11): every option explained with its default, bad values
+"""Commands that do what a user expects: every option explained with its default, bad values
 refused with ``error: ...`` and exit code 2 naming the option, records never overwritten, arena games saved,
 bot specs with ``10k``, ``show``, and ``analyse --at N`` at chance points and at the end."""
 import argparse

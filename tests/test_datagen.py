@@ -1,4 +1,4 @@
-"""Training data for the learned evaluation (issue #10): datasets from bot games or saved records, seeded,
+"""Training data for the learned evaluation: datasets from bot games or saved records, seeded,
 resumable, the same in parallel; training a tiny model in seconds; the generate/train/evaluate commands."""
 import json
 

@@ -1,4 +1,4 @@
-"""The examples of docs/records.md and docs/positions.md run as written (issue #11: docs that match the files), and
+"""The examples of docs/records.md and docs/positions.md run as written (docs that match the files), and
 a table-mode record is written as docs/records.md says."""
 import contextlib
 import io

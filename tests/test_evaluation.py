@@ -1,4 +1,4 @@
-"""The learned evaluation's C side (issue #10): public features, the network, the model file's checks."""
+"""The learned evaluation's C side: public features, the network, the model file's checks."""
 import json
 import math
 import random

@@ -1,4 +1,4 @@
-"""Expert iteration (issue #10, item 6): generations of self-play with the latest model, a model fitted to them
+"""Expert iteration: generations of self-play with the latest model, a model fitted to them
 and arenas against the previous engine and v0; seeded, resumable, refusing plans that cannot iterate."""
 import json
 

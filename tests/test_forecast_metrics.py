@@ -1,4 +1,4 @@
-"""The figures `barcelona-ai evaluate` reports of a forecast (issue #10's calibration floors) and their 95% intervals
+"""The figures `barcelona-ai evaluate` reports of a forecast (the calibration floors) and their 95% intervals
 over the games (train.forecast_metrics, game_intervals, reliability_gap)."""
 import numpy as np
 import pytest
@@ -66,7 +66,7 @@ def test_a_perfect_forecast_has_a_point_interval_and_one_game_none():
 
 
 def test_the_reliability_gap_reads_the_bins_of_fifty_rows_or_more():
-    """Issue #10's reliability floor: no bin with >= 50 samples off by more than 0.07."""
+    """The reliability floor: no bin with >= 50 samples off by more than 0.07."""
     p = np.concatenate([np.full(60, 0.35), np.full(49, 0.95)])
     won = np.concatenate([np.r_[np.ones(24), np.zeros(36)], np.zeros(49)])     # 0.40 won; 0.00 won
     table = reliability(p, won)

@@ -1,4 +1,4 @@
-"""Fuzz: the command line from any argument vector (issue #8). ``cli.main(argv)`` runs in-process; whatever the
+"""Fuzz: the command line from any argument vector. ``cli.main(argv)`` runs in-process; whatever the
 arguments (numbers at and beyond their ranges, NaN and infinity, odd strings, missing, repeated or unknown
 options, files that are folders, devices, deeply nested, binary, mutated records), the outcome is one of:
 
@@ -277,7 +277,7 @@ def test_fuzz_command_line(files, tmp_path, capsys, monkeypatch):
     (["selfplay", "--out", "/dev/null/x", "--bot", "random"], "cannot create the folder"),
 ])
 def test_known_defects_are_clear_errors(argv, needle, capsys):
-    """Each of these hung, crashed with a traceback or ran with a nonsensical value before issue #8."""
+    """Each of these once hung, crashed with a traceback or ran with a nonsensical value; now a clear error."""
     assert cli.main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and needle in err[0], err

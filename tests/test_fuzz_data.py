@@ -1,6 +1,6 @@
 """Fuzz: mutated board-data files (barcelona_ai/data/default.json) are either refused with a DataFileError naming
 the field, or accepted and then playable: random games from them keep every invariant (invariants.py) after
-every action, in 2, 3 and 4 players. Nothing a data file says may reach the C tables unchecked (issue #8):
+every action, in 2, 3 and 4 players. Nothing a data file says may reach the C tables unchecked:
 numbers beyond the 8-bit fields, more entries than the fixed arrays hold (core.pxd DataC), values used as
 array indices.
 

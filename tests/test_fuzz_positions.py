@@ -1,4 +1,4 @@
-"""Fuzz over position documents (issue #8: one validation boundary).
+"""Fuzz over position documents (one validation boundary).
 
 Valid documents (the shipped examples, and full and viewpoint documents of many moments of seeded random games,
 mid-turn ones with frames included) are mutated by a seeded mutator: numbers to boundary, huge and negative
@@ -358,7 +358,7 @@ if __name__ == "__main__":
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# the defects the fuzz and a review found (issue #8), each with the document that triggered it. Before the fix
+# the defects the fuzz and a review found, each with the document that triggered it. Before the fix
 # each of these loaded; most then crashed, corrupted memory or broke an invariant within a few actions.
 
 def _find(docs: list[dict], pred) -> dict:

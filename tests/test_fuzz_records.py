@@ -3,7 +3,7 @@ leaving the document unchanged, or accepted and then replay to their end with ev
 every entry, for several hidden-draw seeds. The base records are real: random and greedy games in 2, 3 and
 4 players, a table-mode record with hidden draws (viewpoint set), a record started from a position, a game
 cut short. Mutations drop, duplicate, swap and alter entries (ids, hidden draws, who decided, the citizens of
-a table placement), seeds, players, result, seats, viewpoint, edition, types and nesting (issue #8).
+a table placement), seeds, players, result, seats, viewpoint, edition, types and nesting.
 
 Seeded mutations (tests/fuzz_common.py); BARCELONA_FUZZ_EXAMPLES=N for a larger run."""
 from __future__ import annotations

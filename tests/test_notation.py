@@ -355,7 +355,7 @@ def test_space_helper_matches_notation():
 
 
 def test_one_order_for_citizens_and_axes_named_where_it_could_be_mistaken():
-    """issue #11: a crossing's citizens are written top first (W/M) on the board and in moves, and named by place
+    """A crossing's citizens are written top first (W/M) on the board and in moves, and named by place
     in a position document; the order can be named in a move, and a Sidewalk space names its axes in either
     order."""
     from barcelona_ai import new_game

@@ -1,6 +1,6 @@
 """Action ids may be numpy integers (what numpy-based code such as OpenSpiel's bots and most RL code return):
 State.apply and every API that takes an action id accept them as the equal Python int, and still refuse bools,
-floats (numpy floats included) and ids out of range with an error that names the value (issue #12)."""
+floats (numpy floats included) and ids out of range with an error that names the value."""
 import json
 
 import numpy as np

@@ -347,7 +347,7 @@ def test_player_count_edition_and_text_errors(midgame):
 
 
 def test_crossing_citizens_are_named_by_place():
-    """#11: a document names each citizen's place (R37: the top one is written first on the board), so the
+    """A document names each citizen's place (R37: the top one is written first on the board), so the
     order cannot be mistaken; the older list form (bottom first) still reads the same; a top needs a bottom."""
     from barcelona_ai.workflows.examples import example_position
     s = example_position("midgame-3p")

@@ -1,4 +1,4 @@
-"""The private raw path into the rules core, and the tests that need it (issue #9).
+"""The private raw path into the rules core, and the tests that need it.
 
 Everything else in the package and the tests reads a state through State.view() and builds one through the
 position loader (docs/positions.md, barcelona_ai/rules/position.py), the validated way in. The raw dicts of StateC

@@ -1,4 +1,4 @@
-"""Table mode from the real table (issue #11): the setup typed from the components (table_setup.py), checked
+"""Table mode from the real table: the setup typed from the components (table_setup.py), checked
 field by field, then a whole game typed in from one seat, with `eval` and `?` on the way."""
 import json
 import random
@@ -151,7 +151,7 @@ def test_a_viewpoint_document_is_checked_against_the_seat(tmp_path):
 
 
 def test_a_table_game_from_a_typed_real_setup_to_its_end(tmp_path):
-    """The issue's test: the setup typed at the prompts (not a seed), a whole game typed in from seat 1 with
+    """The setup typed at the prompts (not a seed), a whole game typed in from seat 1 with
     `eval` on another player's turn and `?` on our own, then saved; the final scores are the game's and equal
     a replay of the saved record."""
     truth = State.from_json(setup_document(make_setup()), seed=11)       # the real hands of the others

@@ -1,4 +1,4 @@
-"""The learned turn policy (issue #10): the C logits equal the Python reference the fit uses, its file is checked
+"""The learned turn policy: the C logits equal the Python reference the fit uses, its file is checked
 field by field, a tiny fit learns the actions of a few records in seconds, and a search that plays a leaf's turn
 with it is as deterministic and as blind to hidden information as any other."""
 import json

@@ -1,4 +1,4 @@
-"""The web board's JSON API (issue #13; barcelona_ai/web/server.py around webapi.py), through Starlette's test client:
+"""The web board's JSON API (barcelona_ai/web/server.py around webapi.py), through Starlette's test client:
 bad requests get a 4xx with a message naming the field and change nothing; a seat never gets what it may not
 see (A6, twin games that differ only in another seat's hand); two games do not interfere; the board picture's
 targets are those of the legal moves; the CLI's serve command checks its options."""

@@ -1,4 +1,4 @@
-"""The web board in a real browser (issue #13): Debian's chromium, headless, driven by Playwright, against
+"""The web board in a real browser: Debian's chromium, headless, driven by Playwright, against
 ``barcelona-ai serve``'s application run by uvicorn on a free local port.
 
 A whole 2-player game is played against a fast engine by clicking: a highlighted place on the board (a menu

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The learned evaluation: public features of a position and a small network that forecasts, for every seat, the
-win probability and the final score under the engine's own play (issue #10; the model of Stockfish's NNUE and
+win probability and the final score under the engine's own play (on the model of Stockfish's NNUE and
 Keldon Jones's Race for the Galaxy network, much smaller).
 
 Features are public: nothing any seat cannot see is read (no hand's classes, no bag; only hand sizes and the pool

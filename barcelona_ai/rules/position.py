@@ -13,7 +13,7 @@ Every problem in a document raises :class:`InvalidPositionError` naming the firs
 (``players[1].coins: -1 is negative``); a failed load never returns a state. A wrong player count raises
 :class:`PlayerCountError`, an unknown edition :class:`DataFileError` (from ``tables.load_edition``).
 
-This reader is the one validation boundary of the rules core (issue #8): every value that reaches the C state
+This reader is the one validation boundary of the rules core: every value that reaches the C state
 from a document is checked here, in full and against the rest of the position (the turn's frame stack against
 the phase, the board and the players: ``_Reader._turn_checks``), before ``State._from_raw`` builds it; the core
 then refuses any value it would use out of bounds (``raw_bounds_problem``) as a second guard. What loads is a

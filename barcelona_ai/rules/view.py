@@ -1,4 +1,4 @@
-"""A typed, read-only view of a game state for Python code (issue #9): ``State.view()`` and its parts.
+"""A typed, read-only view of a game state for Python code: ``State.view()`` and its parts.
 
 The core (core.pyx) builds these objects directly from its C struct; nothing here knows the struct's layout, and
 no field is a raw C value: "none" (-1 in C) is ``None``, a bit mask is a tuple of the ids whose bit is set

@@ -1,4 +1,4 @@
-"""Training data for the learned evaluation (issue #10): positions of self-play games, each with what became of
+"""Training data for the learned evaluation: positions of self-play games, each with what became of
 every seat.
 
 A dataset is a folder: ``dataset.json`` (the manifest: columns, feature names, how the games were played) and
