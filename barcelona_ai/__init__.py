@@ -1,22 +1,23 @@
 """barcelona_ai: rules engine and ISMCTS player for the board game Barcelona (Dani Garcia, Board&Dice).
 
 The public API is the names in ``__all__``: ``new_game``/``State`` (the rules, core.pyx), ``Engine``/``Limit``/
-``SearchSettings`` and the analysis records (engine.py), the exceptions (errors.py) and a few constants.
+``SearchSettings`` and the analysis records (search/), the exceptions (errors.py) and a few constants.
 
-Layers, lowest first; a module imports only modules of its own layer or below, without cycles
-(tests/test_layers.py checks every import of every module, and gives each module its layer):
+The top level holds the entry points (this file, ``__main__``), the exceptions and version, and the rules kernel
+(core.pyx/.pxd). The rest is in subpackages, lowest first; each imports only the top level and the packages
+before it (its docstring says which; tests/test_layers.py checks every import of every module):
 
-    errors, _version < jsonio                the exceptions, the version; safe reading of JSON files
-    tables                                   the board data (editions)
-    core                                     the compiled rules: State, new_game, game_data
-    notation, position, render,              the Python layer on the state: text, documents, records
-    record
-    search                                   the compiled ISMCTS
-    engine                                   the engine players use
-    bots, playout, arena, bench, perft,      players, matches, tools
-    examples
-    selfplay, review, session                the workflows the command line drives
-    cli_args < cli_analysis, play < cli      the command line
+    rules       the board data the kernel reads (tables, jsonio, view) and the text and documents around it
+                (notation, position, record, render, gamelog, table_setup, perft)
+    learned     the learned evaluation: features, the value network (evaluation.pyx), the shipped model files
+                and their manifest (models)
+    search      the compiled ISMCTS (tree.pyx), its settings and presets, the engine players use, bots
+    workflows   what the command line and the web page both call: matches, self-play, reviews, a game in
+                progress, examples, the benchmark
+    training    datasets, fitting the network and the turn policy, expert iteration (the [train] extra)
+    adapters    OpenSpiel and PettingZoo
+    web         the web board (the [web] extra)
+    cli         the command line
 
 No module imports from this package ``__init__``; it only gathers the public names. It also imports notation,
 position and render, which register the text services that ``State.action_to_string``, ``to_json``, ``render``

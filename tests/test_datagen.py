@@ -8,8 +8,8 @@ import pytest
 from barcelona_ai.cli.main import main
 from barcelona_ai.training.datagen import COLUMNS, DataPlan, generate, load_dataset, record_rows, shard_path
 from barcelona_ai.errors import BarcelonaError
-from barcelona_ai.search.settings import FORECAST_4P, MODEL_2P
-from barcelona_ai.learned.evaluation import FEATURE_NAMES, SHIPPED_MODEL, ValueModel, features
+from barcelona_ai.search.settings import FORECAST_4P, GENERAL_MODEL, MODEL_2P
+from barcelona_ai.learned.evaluation import FEATURE_NAMES, ValueModel, features
 from barcelona_ai.rules.record import GameRecord
 from barcelona_ai.workflows.selfplay import play_game
 
@@ -163,12 +163,12 @@ def test_evaluate_reads_the_player_counts_shipped_model(tmp_path, capsys):
     alone = json.loads(capsys.readouterr().out)
     assert main(["evaluate", str(two), "--json", "--model", MODEL_2P]) == 0
     assert json.loads(capsys.readouterr().out) == alone
-    assert main(["evaluate", str(two), "--json", "--model", str(SHIPPED_MODEL)]) == 0
+    assert main(["evaluate", str(two), "--json", "--model", GENERAL_MODEL]) == 0
     assert json.loads(capsys.readouterr().out) != alone
     assert main(["evaluate", str(two), str(four), "--json"]) == 0
     both = json.loads(capsys.readouterr().out)
     assert both["games"] == 2 and both["positions"] > alone["positions"]
-    assert main(["evaluate", str(two), str(four), "--json", "--model", str(SHIPPED_MODEL)]) == 0
+    assert main(["evaluate", str(two), str(four), "--json", "--model", GENERAL_MODEL]) == 0
     assert json.loads(capsys.readouterr().out) != both                  # the 2-player rows by the general model
     assert main(["evaluate", str(four), "--json"]) == 0              # 4 players: the network of the numbers shown
     shown = json.loads(capsys.readouterr().out)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from barcelona_ai import new_game
-from barcelona_ai.search.settings import MODEL_2P
+from barcelona_ai.search.settings import GENERAL_MODEL, MODEL_2P
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.learned.evaluation import (FEATURE_NAMES, GLOBAL_NAMES, MODEL_FORMAT, MODEL_VERSION, PLAYER_NAMES,
                                      ValueModel, features, player_counts_text)
@@ -173,7 +173,7 @@ def test_a_model_names_the_player_counts_it_was_fitted_on():
     m.require_players(4)
     with pytest.raises(BarcelonaError, match="^m.json was fitted on 2- and 4-player games only, not 3-player ones"):
         m.require_players(3, "m.json")
-    assert ValueModel.default().players == (2, 3, 4)                       # the general model: every count
+    assert ValueModel.load(GENERAL_MODEL).players == (2, 3, 4)                       # the general model: every count
     assert ValueModel.load(MODEL_2P).players == (2,)          # the 2-player one: 2 players
 
 

@@ -8,12 +8,12 @@ import pytest
 
 from barcelona_ai import BarcelonaError, new_game
 from barcelona_ai.search.engine import Engine, Limit
-from barcelona_ai.search.settings import MAX_PLAYOUTS, PRESETS
-from barcelona_ai.search.tree import TurnPolicy, policy_playouts
+from barcelona_ai.search.settings import MAX_PLAYOUTS, PRESETS, TURN_POLICY, load_policy
+from barcelona_ai.search.tree import policy_playouts
 
 from test_twin_states import decision_positions, twin_groups
 
-POLICY = TurnPolicy.default()
+POLICY = load_policy(TURN_POLICY)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

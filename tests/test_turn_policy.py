@@ -11,7 +11,7 @@ import pytest
 
 import barcelona_ai
 from barcelona_ai import Engine, Limit, new_game
-from barcelona_ai.search.settings import PRESETS
+from barcelona_ai.search.settings import PRESETS, TURN_POLICY, load_policy
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.training.policy_train import (COLUMNS, action_inputs, is_placement_decision, log_likelihood, logits,
                                        policy_document, train_policy)
@@ -41,7 +41,7 @@ def shipped_document():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_c_logits_equal_the_python_reference(players):
-    policy = TurnPolicy.default()
+    policy = load_policy(TURN_POLICY)
     doc = shipped_document()
     checked = 0
     for s in walk(players, 30 + players, 60):
@@ -75,7 +75,7 @@ def test_bad_turn_policy_files_are_refused_naming_the_field(field, value, words)
 
 
 def test_the_shipped_policy_says_how_it_was_made():
-    meta = TurnPolicy.default().meta
+    meta = load_policy(TURN_POLICY).meta
     assert meta["records"] > 0 and meta["decisions"] > 0
     held = meta["held_out"]
     assert held["log_likelihood"] > held["heuristic_log_likelihood"]     # it predicts the search better

@@ -296,7 +296,7 @@ def register(sub) -> None:
     tp.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes (default 1)")
     tp.set_defaults(func=cmd_train_policy, command="train-policy")
 
-    e = sub.add_parser("evaluate", help="calibration of a value model on held-out datasets",
+    e = sub.add_parser("evaluate", help="how well a value model (or the engine) forecasts held-out games",
                        description="Brier skill score (overall and by third of the game), a reliability table, and "
                                    "the expected-score error against the naive forecast, on dataset folders, with "
                                    "95% intervals over the games (a seeded bootstrap of whole games).")

@@ -19,7 +19,6 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from libc.math cimport pow
 
-from pathlib import Path
 
 from ..core cimport (DataC, StateC, PlayerC, State, section_vp, cobble_end_vp, passenger_end_vp, modernisme_end_vp,
                     state_returns,
@@ -32,7 +31,6 @@ cdef extern from *:
 
 MODEL_FORMAT = "barcelona-value-model"
 MODEL_VERSION = 1
-SHIPPED_MODEL = Path(__file__).parent.parent / "data" / "value-model.json"   # the general model
 
 # ------------------------------------------------------------------------------------------------------------
 # features (the names below are the same order, for the data files and the tests)
@@ -408,8 +406,8 @@ def player_counts_text(counts) -> str:
 
 
 cdef class ValueModel:
-    """A trained value network (owns its C arrays). ValueModel.load(path) or ValueModel.default() (the shipped
-    one); predict(state) gives every seat's win probability and expected final score."""
+    """A trained value network (owns its C arrays). ValueModel.load(path) (the shipped ones: learned.models names
+    them); predict(state) gives every seat's win probability and expected final score."""
 
     def __cinit__(self):
         memset(&self.net, 0, sizeof(NetC))
@@ -486,12 +484,6 @@ cdef class ValueModel:
             return cls(doc)
         except BarcelonaError as exc:
             raise BarcelonaError(f"{path}: {exc}") from None
-
-    @classmethod
-    def default(cls):
-        """The package's general model (data/value-model.json; settings.PRESETS names the file of each player
-        count)."""
-        return cls.load(SHIPPED_MODEL)
 
     def predict(self, State state):
         """(win probabilities, expected final scores), one per seat, from public information only."""

@@ -1,10 +1,12 @@
 """The model files the package ships, described by data/models.json (the manifest).
 
-For each player count the manifest names the file of each role: ``value`` (the network whose values the search
-maximises), ``forecast`` (the network whose forecasts are the numbers shown) and ``turn_policy`` (the learned turn
-policy: the leaf's turn, the playouts). For each file it gives its kind, the game edition and the player counts
-it was fitted on, the names of the inputs its weights belong to, and the SHA-256 of its bytes. A shipped file is
-checked against its entry when it is read (once per process): a file that is not the one described is refused.
+For each player count the manifest names the file of each role: ``value`` (the network that values the search's
+leaves: what the search maximises where its leaf is "model"; with leaf "mix", rollouts decide and the value
+network's forecasts are the numbers shown), ``forecast`` (the network whose forecasts are the numbers shown where
+it is another file) and ``turn_policy`` (the learned turn policy: the leaf's turn, the playouts). For each file
+it gives its kind, the game edition and the player counts it was fitted on, the names of the inputs its weights
+belong to, and the SHA-256 of its bytes. A shipped file is checked against its entry when it is read (once per
+process): a file that is not the one described is refused.
 After fitting a new model, ``write_manifest()`` writes the entries anew from the files.
 """
 from __future__ import annotations

@@ -98,7 +98,8 @@ class SearchSettings:
         return replace(self, **overrides)
 
     def params(self) -> dict:
-        """The compiled search's parameters (search.ParamsC), each field by its own name; choices as their ids."""
+        """The compiled search's parameters (ParamsC, search/tree.pxd), each field by its own name; choices as
+        their ids (tree.CHOICES)."""
         return {name: CHOICES[name][value] if name in CHOICES else value
                 for name, value in asdict(self).items() if name in PARAM_FIELDS}
 

@@ -34,7 +34,6 @@ from ..core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cu
 
 from ..learned.evaluation cimport NetC, ValueModel, net_evaluate, player_features, NF_PLAYER
 from ..learned.evaluation import PLAYER_NAMES
-from pathlib import Path
 
 from ..errors import BarcelonaError
 from ..rules.jsonio import load_json_file
@@ -967,7 +966,6 @@ CHOICES = {                            # the ids in ParamsC of the search settin
 }
 
 
-SHIPPED_POLICY = Path(__file__).parent.parent / "data" / "turn-policy.json"    # the package's turn policy
 TURN_POLICY_FORMAT = "barcelona-turn-policy"
 TURN_POLICY_VERSION = 3    # 3: the weights' names are in the file (2: by position only; 1: other inputs)
 NGROUPS_PY = NGROUPS
@@ -1010,11 +1008,6 @@ cdef class TurnPolicy:
     @classmethod
     def load(cls, path):
         return cls(load_json_file(path, "turn policy"))
-
-    @classmethod
-    def default(cls):
-        """The package's turn policy (SHIPPED_POLICY: data/turn-policy.json)."""
-        return cls.load(SHIPPED_POLICY)
 
     def logits(self, State state):
         """{action: logit} at a player's decision (policy_train.logits computes the same from Python)."""

@@ -69,9 +69,9 @@ def search_rate(players: int = 4, seconds: float = 2.0, threads: int = 1, seed: 
 
 
 def evaluation_cost(players: int, n: int = 20_000, seed: int = 1) -> float:
-    """Seconds per evaluation of the shipped value network (every seat of one position) along a random walk."""
-    from ..learned.evaluation import ValueModel
-    model = ValueModel.default()
+    """Seconds per evaluation of the default's value network (every seat of one position) along a random walk."""
+    from ..search.settings import PRESETS, load_model
+    model = load_model(PRESETS["default"][players].model)
     s = State.new(players, seed)
     return model.time_evaluations(s, n, seed)
 
@@ -80,9 +80,10 @@ def playout_rate(players: int = 4, n: int = 1000, seed: int = 1) -> float:
     """Whole games per second the learned turn policy plays out from the seeded setup for the numbers shown
     (SearchSettings.playouts: every seat by the policy, at the engine's PLAYOUT_TEMPERATURE)."""
     from ..search.running import PLAYOUT_TEMPERATURE
-    from ..search.tree import TurnPolicy, policy_playouts
+    from ..search.settings import PRESETS, load_policy
+    from ..search.tree import policy_playouts
     s = State.new(players, seed)
-    policy = TurnPolicy.default()
+    policy = load_policy(PRESETS["default"][players].policy)
     t = time.perf_counter()
     policy_playouts(policy, s, s.current_player(), n, PLAYOUT_TEMPERATURE, seed)
     return n / (time.perf_counter() - t)

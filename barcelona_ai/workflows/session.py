@@ -15,6 +15,7 @@ import re
 
 from ..core import CONSTANTS as C
 from ..search.bots import ISMCTSBot
+from ..search.running import mix_seed
 from ..core import State, new_game
 from ..rules.gamelog import LogLine, changes, entry_lines
 from ..errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError, PlayerCountError
@@ -190,7 +191,7 @@ class Session:
     def chance_outcome(self) -> int:
         """Play mode: the chance outcome due now, from the seed and the number of entries so far (the same
         seed and the same answers give the same game)."""
-        return chance_outcome(self.state, random.Random(f"{self.seed}/{len(self.record.actions)}"))
+        return chance_outcome(self.state, random.Random(mix_seed(self.seed, len(self.record.actions))))
 
     def engine_move(self) -> int:
         """The engine's choice for the player to move (play mode): the arena's ISMCTS player (bots.ISMCTSBot:
