@@ -79,9 +79,9 @@ class SearchSettings:
                                     #   "rollout", which reads no network)
     forecast_model: str | None      # the value network file whose forecasts are the numbers shown
     policy: str | None              # the learned turn policy file (turn_policy "learned", playouts)
-    max_nodes: int = 4_000_000      # nodes per tree (72 bytes each)
-    threads: int = 1                # root-parallel trees, merged at the root
-    reuse_tree: bool = False        # keep the subtree of the actions played since the engine's last search
+    max_nodes: int                  # nodes per tree (72 bytes each)
+    threads: int                    # root-parallel trees, merged at the root
+    reuse_tree: bool                # keep the subtree of the actions played since the engine's last search
                                     #   (answers then depend on earlier calls)
 
     def __post_init__(self):
@@ -182,29 +182,53 @@ MODEL_2P = shipped_file(2, "value")                     # refitted on the 2-play
 FORECAST_4P = shipped_file(4, "forecast")               # fitted on the 4-player default's own games: its numbers
 TURN_POLICY = shipped_file(2, "turn_policy")
 
-_SEARCH = {"c_uct": 0.7, "mix_weight": 0.7, "margin_scale": 15.0, "expand_threshold": 30, "turn_temperature": 0.25,
-           "playout_weight": 0.5, "max_nodes": 4_000_000, "threads": 1, "reuse_tree": False}
-
 PRESETS: dict[str, dict[int, SearchSettings]] = {
     # The engine players use. 2 and 4 players: the learned turn, a short rollout, the value network. 3 players:
     # rollouts decide, the network's numbers are shown. 4 players: sequential halving at the root, and the numbers
     # shown come from a network fitted on its own games, blended with playouts.
     "default": {
-        2: SearchSettings(**_SEARCH, leaf="model", rollout_depth=30, forecast_at="leaf_turn_end",
-                          turn_policy="learned", root_halving=False, playouts=0, model=shipped_file(2, "value"),
-                          forecast_model=shipped_file(2, "forecast"), policy=shipped_file(2, "turn_policy")),
-        3: SearchSettings(**_SEARCH, leaf="mix", rollout_depth=0, forecast_at="value", turn_policy="rollout",
-                          root_halving=False, playouts=0, model=shipped_file(3, "value"),
-                          forecast_model=shipped_file(3, "forecast"), policy=shipped_file(3, "turn_policy")),
-        4: SearchSettings(**_SEARCH, leaf="model", rollout_depth=30, forecast_at="leaf_turn_end",
-                          turn_policy="learned", root_halving=True, playouts=128, model=shipped_file(4, "value"),
-                          forecast_model=shipped_file(4, "forecast"), policy=shipped_file(4, "turn_policy")),
+        2: SearchSettings(
+            c_uct=0.7, mix_weight=0.7, margin_scale=15.0, expand_threshold=30,
+            leaf="model", rollout_depth=30, forecast_at="leaf_turn_end", turn_policy="learned", turn_temperature=0.25,
+            root_halving=False, playouts=0, playout_weight=0.5,
+            model=shipped_file(2, "value"), forecast_model=shipped_file(2, "forecast"),
+            policy=shipped_file(2, "turn_policy"),
+            max_nodes=4_000_000, threads=1, reuse_tree=False),
+        3: SearchSettings(
+            c_uct=0.7, mix_weight=0.7, margin_scale=15.0, expand_threshold=30,
+            leaf="mix", rollout_depth=0, forecast_at="value", turn_policy="rollout", turn_temperature=0.25,
+            root_halving=False, playouts=0, playout_weight=0.5,
+            model=shipped_file(3, "value"), forecast_model=shipped_file(3, "forecast"),
+            policy=shipped_file(3, "turn_policy"),
+            max_nodes=4_000_000, threads=1, reuse_tree=False),
+        4: SearchSettings(
+            c_uct=0.7, mix_weight=0.7, margin_scale=15.0, expand_threshold=30,
+            leaf="model", rollout_depth=30, forecast_at="leaf_turn_end", turn_policy="learned", turn_temperature=0.25,
+            root_halving=True, playouts=128, playout_weight=0.5,
+            model=shipped_file(4, "value"), forecast_model=shipped_file(4, "forecast"),
+            policy=shipped_file(4, "turn_policy"),
+            max_nodes=4_000_000, threads=1, reuse_tree=False),
     },
     # The first engine: every leaf played to the end by the heuristic rollout policy (the arena's baseline).
     "v0": {
-        n: SearchSettings(**_SEARCH, leaf="rollout", rollout_depth=0, forecast_at="value", turn_policy="rollout",
-                          root_halving=n == 4, playouts=0, model=None, forecast_model=None, policy=None)
-        for n in PLAYER_COUNTS
+        2: SearchSettings(
+            c_uct=0.7, mix_weight=0.7, margin_scale=15.0, expand_threshold=30,
+            leaf="rollout", rollout_depth=0, forecast_at="value", turn_policy="rollout", turn_temperature=0.25,
+            root_halving=False, playouts=0, playout_weight=0.5,
+            model=None, forecast_model=None, policy=None,
+            max_nodes=4_000_000, threads=1, reuse_tree=False),
+        3: SearchSettings(
+            c_uct=0.7, mix_weight=0.7, margin_scale=15.0, expand_threshold=30,
+            leaf="rollout", rollout_depth=0, forecast_at="value", turn_policy="rollout", turn_temperature=0.25,
+            root_halving=False, playouts=0, playout_weight=0.5,
+            model=None, forecast_model=None, policy=None,
+            max_nodes=4_000_000, threads=1, reuse_tree=False),
+        4: SearchSettings(
+            c_uct=0.7, mix_weight=0.7, margin_scale=15.0, expand_threshold=30,
+            leaf="rollout", rollout_depth=0, forecast_at="value", turn_policy="rollout", turn_temperature=0.25,
+            root_halving=True, playouts=0, playout_weight=0.5,
+            model=None, forecast_model=None, policy=None,
+            max_nodes=4_000_000, threads=1, reuse_tree=False),
     },
 }
 
