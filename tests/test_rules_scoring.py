@@ -307,7 +307,7 @@ def test_R111_R73_reshuffle_the_discard_when_the_stack_runs_out():
     assert discard == 0 and bin(stack).count("1") == 4 and stack | display == 0b11 << 10 | 0b111111
 
 
-def test_R111_R73_issue8_refresh_after_a_take_emptied_the_stack_cannot_bring_back_its_discards():
+def test_R111_R73_refresh_after_a_take_emptied_the_stack_cannot_bring_back_its_discards():
     """A Take's refill (R73) reveals the last face-down tile while 4 tiles of an earlier
     refresh lie discarded: at that point they become the new stack. The Cerdà Scoring at the end of the same
     turn discards the display and reveals 4 from that stack, so none of the 4 tiles it has just discarded can
