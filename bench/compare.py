@@ -54,22 +54,23 @@ def _stored_position(name):
 
 def v0_settings():
     """The Engine keywords of the v0 engine (leaves valued by rollouts) in this build: preset="v0" where the build
-    has presets, leaf="rollout" where SearchSettings has `leaf`, nothing before that (every engine was v0)."""
-    import importlib.util
-    if importlib.util.find_spec("barcelona_ai.search.settings") is not None:
+    has presets, leaf="rollout" where SearchSettings has `leaf`, nothing before that (every engine was v0). Only
+    the public API is read, so that any build answers."""
+    import inspect
+    from barcelona_ai import Engine, SearchSettings
+    if "preset" in inspect.signature(Engine).parameters:
         return {"preset": "v0"}
-    from barcelona_ai.search.engine import SearchSettings
     return {"leaf": "rollout"} if "leaf" in SearchSettings.__dataclass_fields__ else {}
 
 
 def _engine(threads):
     """Engine(seed=1) of the v0 engine in both builds, so that both do the same work per iteration."""
-    from barcelona_ai.search.engine import Engine
+    from barcelona_ai import Engine
     return Engine(seed=1, threads=threads, **v0_settings())
 
 
 def _best_move(state, iterations, threads=1):
-    from barcelona_ai.search.engine import Limit
+    from barcelona_ai import Limit
     engine = _engine(threads)
     with Clock() as clock:
         move = engine.best_move(state, Limit(iterations=iterations))
@@ -87,7 +88,7 @@ def w_best_move_mid(scale):
 
 def w_default_2p_late(scale):
     """The 2-player default (the short rollout, the network), not v0: both builds must share its settings."""
-    from barcelona_ai.search.engine import Engine, Limit
+    from barcelona_ai import Engine, Limit
     state = _stored_position("late-2p.json")
     with Clock() as clock:
         move = Engine(seed=1).best_move(state, Limit(iterations=int(4000 * scale)))
@@ -96,7 +97,7 @@ def w_default_2p_late(scale):
 
 def w_default_4p_mid(scale):
     """The 4-player default (the short rollout, the network, sequential halving at the root), not v0."""
-    from barcelona_ai.search.engine import Engine, Limit
+    from barcelona_ai import Engine, Limit
     state = _stored_position("mid-4p.json")
     with Clock() as clock:
         move = Engine(seed=1).best_move(state, Limit(iterations=int(3000 * scale)))
@@ -119,7 +120,10 @@ def w_uniform(scale):
 
 def w_heuristic(scale):
     from barcelona_ai.core import State
-    from barcelona_ai.search.tree import rollout_games
+    try:
+        from barcelona_ai.search.tree import rollout_games
+    except ImportError:                                 # a build before the subpackages
+        from barcelona_ai.search import rollout_games
     s = State.new(4, 1)
     n = int(4000 * scale)
     with Clock() as clock:

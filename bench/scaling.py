@@ -26,10 +26,10 @@ import sys
 CHILD = """
 import json, sys, time
 from barcelona_ai.core import State
-import importlib.util
-from barcelona_ai.search.engine import Engine, Limit, SearchSettings
+import inspect
+from barcelona_ai import Engine, Limit, SearchSettings
 threads, secs, seed = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
-if importlib.util.find_spec("barcelona_ai.search.settings") is not None:
+if "preset" in inspect.signature(Engine).parameters:
     rollout_leaf = {"preset": "v0"}
 else:
     rollout_leaf = {"leaf": "rollout"} if "leaf" in SearchSettings.__dataclass_fields__ else {}
