@@ -8,7 +8,8 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("BARCELONA_DEBUG") == "1"
-MOD_NAMES = ["barcelona_ai.core", "barcelona_ai.learned.evaluation", "barcelona_ai.search.tree"]
+MOD_NAMES = ["barcelona_ai.core", "barcelona_ai.learned.evaluation", "barcelona_ai.learned.turn_policy",
+             "barcelona_ai.search.tree"]
 
 extensions = [
     Extension(name, [name.replace(".", "/") + ".pyx"],

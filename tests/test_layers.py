@@ -37,6 +37,7 @@ LAYERS = [
      "rules.render", "rules.record", "rules.table_setup", "rules.gamelog", "rules.perft",  # the state
      "web.board_svg"},
     {"learned.evaluation"},                                    # the learned evaluation (features, network)
+    {"learned.turn_policy"},                                   # the learned turn policy's weights
     {"search.tree"},                                           # the compiled ISMCTS
     {"learned.models", "search.settings"},                     # the shipped model files; the search's settings
     {"search.running"},                                        # one call's search (threads, budget, playouts)

@@ -16,7 +16,8 @@ from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.training.policy_train import (COLUMNS, action_inputs, is_placement_decision, log_likelihood, logits,
                                        policy_document, train_policy)
 from barcelona_ai.rules.record import GameRecord
-from barcelona_ai.search.tree import FEATURE_NAMES, GROUP_NAMES, TURN_POLICY_FORMAT, Tree, TurnPolicy
+from barcelona_ai.learned.turn_policy import FEATURE_NAMES, GROUP_NAMES, TURN_POLICY_FORMAT, TurnPolicy
+from barcelona_ai.search.tree import Tree, policy_logits
 from barcelona_ai.workflows.selfplay import play_game
 
 
@@ -46,7 +47,7 @@ def test_c_logits_equal_the_python_reference(players):
     checked = 0
     for s in walk(players, 30 + players, 60):
         acts = s.legal_actions()
-        c = policy.logits(s)
+        c = policy_logits(policy, s)
         ref = logits(doc, action_inputs(s, acts))
         assert sorted(c) == sorted(acts)
         assert max(abs(c[a] - r) for a, r in zip(acts, ref)) < 1e-4
@@ -101,7 +102,7 @@ def test_a_tiny_fit_learns_the_records_actions(records):
     assert doc["training"]["held_out"]["games"] == 1
     assert train_policy(records, test_fraction=0.25, seed=1) == doc      # deterministic
     s = walk(2, 5, 40)[-1]
-    assert set(policy.logits(s)) == set(s.legal_actions())
+    assert set(policy_logits(policy, s)) == set(s.legal_actions())
 
 
 def test_placement_decisions_are_left_to_the_heuristic(records):

@@ -16,7 +16,8 @@ import json
 from pathlib import Path
 
 from ..errors import BarcelonaError
-from .evaluation import FEATURE_NAMES as NETWORK_INPUTS, PLAYER_NAMES as TURN_POLICY_INPUTS
+from .evaluation import FEATURE_NAMES as NETWORK_INPUTS
+from .turn_policy import FEATURE_NAMES as TURN_POLICY_INPUTS
 from ..rules.jsonio import load_json_file
 
 DATA = Path(__file__).parent.parent / "data"

@@ -12,7 +12,8 @@ from ..core import State
 from ..errors import SearchInterrupted
 from ..learned.evaluation import ValueModel
 from .settings import Limit
-from .tree import Tree, TurnPolicy, policy_playouts
+from ..learned.turn_policy import TurnPolicy
+from .tree import Tree, policy_playouts
 
 PLAYOUT_TEMPERATURE = 0.5           # the turn policy's softmax temperature in them (0.25 and 1.0 forecast alike)
 PLAYOUT_TRIAL = 8                   # games that time the playouts of a call under a time limit (their cost is

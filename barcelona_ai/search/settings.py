@@ -15,7 +15,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from ..errors import BarcelonaError
 from ..learned.evaluation import ValueModel
 from ..learned.models import check_shipped, shipped_file
-from .tree import CHOICES, MAX_NODES_LIMIT, PARAM_FIELDS, TurnPolicy
+from ..learned.turn_policy import TurnPolicy
+from .tree import CHOICES, MAX_NODES_LIMIT, PARAM_FIELDS
 
 PLAYER_COUNTS = (2, 3, 4)
 MAX_THREADS = 64

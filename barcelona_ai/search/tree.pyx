@@ -33,7 +33,7 @@ from ..core cimport (DataC, StateC, PlayerC, action_t, GameData, State, state_cu
                     A_DRAW, A_REVEAL)
 
 from ..learned.evaluation cimport NetC, ValueModel, net_evaluate, player_features, NF_PLAYER
-from ..learned.evaluation import PLAYER_NAMES
+from ..learned.turn_policy cimport NGROUPS, TurnPolicy, TurnPolicyC
 
 from ..errors import BarcelonaError
 from ..rules.jsonio import load_json_file
@@ -64,9 +64,6 @@ cdef int KIND_WEIGHT[NKINDS]
 # Taking an available action almost always (100 : 1 against ending, skipping or stopping) plays far better than
 # uniform random play, milder weights (3 : 1) no better (docs/measurements/strength.md, "Changes that were kept").
 _weights = (1, 100, 1, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 1, 1, 100, 1, 1)
-KIND_NAMES = ("place", "intersection pick", "intersection done", "coins", "cloth", "cerda", "cobblestone", "street",
-              "intersection", "improve modernisme", "take modernisme", "public service", "tram", "passenger", "skip",
-              "end actions", "sagrada step", "sagrada stop", "other")
 for _i in range(NKINDS):
     KIND_WEIGHT[_i] = _weights[_i]
 
@@ -258,17 +255,8 @@ cdef void policy_prior(const DataC* d, const StateC* s, const action_t* acts, in
     for i in range(n):
         prior[i] /= total
 
-cdef enum:
-    NGROUPS = NKINDS + 4       # the learned turn policy's groups of actions: the kinds, constructions by type
-
-cdef struct TurnPolicyC:
-    # the learned turn policy (policy_train.py): a conditional logit over a decision's actions, logit(a) =
-    # w . player_features(after a, decider) + group[action_group(a)] + top_class[a placement's top class]
-    # + log_prior * log(heuristic prior of a)
-    float w[NF_PLAYER]
-    float group[NGROUPS]
-    float top_class[3]
-    float log_prior
+# The learned turn policy's groups (learned/turn_policy.pxd NGROUPS): the kinds, then constructions by type.
+assert NGROUPS == NKINDS + 4
 
 cdef inline int action_group(const DataC* d, action_t a) noexcept nogil:
     if A_BUILD <= a < A_DRAW:
@@ -506,7 +494,8 @@ cdef class Tree:
         self.root_player = player
         self.p = params
         if self.p.turn_policy and turn_policy is None:
-            raise BarcelonaError("search setting turn_policy 'learned' needs a turn policy (search.TurnPolicy)")
+            raise BarcelonaError("search setting turn_policy 'learned' needs a turn policy "
+                                 "(learned.turn_policy.TurnPolicy)")
         self.turn_policy = turn_policy if self.p.turn_policy else None
         if self.p.leaf != LEAF_ROLLOUT and model is None:
             raise BarcelonaError("search setting leaf 'model' or 'mix' needs a value model "
@@ -966,56 +955,14 @@ CHOICES = {                            # the ids in ParamsC of the search settin
 }
 
 
-TURN_POLICY_FORMAT = "barcelona-turn-policy"
-TURN_POLICY_VERSION = 3    # 3: the weights' names are in the file (2: by position only; 1: other inputs)
-NGROUPS_PY = NGROUPS
-NF_POLICY = NF_PLAYER
-FEATURE_NAMES = tuple(PLAYER_NAMES)     # the names of the weights: the decider's block of the network's inputs,
-GROUP_NAMES = KIND_NAMES + ("build corner", "build level 1", "build level 2", "build level 3")   # the groups'
-TOP_CLASS_NAMES = ("working", "middle", "upper")                                                # a placement's
-assert len(GROUP_NAMES) == NGROUPS and len(KIND_NAMES) == NKINDS
-
-
-cdef class TurnPolicy:
-    """The learned turn policy (policy_train.py): the weights of its conditional logit, owned as a C struct the
-    search reads without the GIL. data/turn-policy.json is the shipped one."""
-    cdef TurnPolicyC c
-    cdef readonly dict meta
-
-    def __init__(self, dict doc):
-        cdef int i
-        if doc.get("format") != TURN_POLICY_FORMAT or doc.get("version") != TURN_POLICY_VERSION:
-            raise BarcelonaError(f"a turn policy file has format {TURN_POLICY_FORMAT!r}, version "
-                                 f"{TURN_POLICY_VERSION}, not {doc.get('format')!r}, version {doc.get('version')!r}")
-        for key, names in (("feature_names", FEATURE_NAMES), ("group_names", GROUP_NAMES),
-                           ("top_class_names", TOP_CLASS_NAMES)):
-            if not isinstance(doc.get(key), list) or tuple(doc[key]) != names:
-                raise BarcelonaError(f"turn policy {key}: the file's weights are not named as this engine's "
-                                     f"inputs ({', '.join(names[:3])}, ...): refit it (barcelona-ai train-policy)")
-        w = _weights(doc, "features", NF_PLAYER)
-        g = _weights(doc, "groups", NGROUPS)
-        tc = _weights(doc, "top_class", 3)
-        for i in range(NF_PLAYER):
-            self.c.w[i] = w[i]
-        for i in range(NGROUPS):
-            self.c.group[i] = g[i]
-        for i in range(3):
-            self.c.top_class[i] = tc[i]
-        self.c.log_prior = _policy_number("log_prior", doc.get("log_prior"))
-        meta = doc.get("training", {})
-        self.meta = meta if isinstance(meta, dict) else {}
-
-    @classmethod
-    def load(cls, path):
-        return cls(load_json_file(path, "turn policy"))
-
-    def logits(self, State state):
-        """{action: logit} at a player's decision (policy_train.logits computes the same from Python)."""
-        cdef action_t buf[MAX_LEGAL]
-        cdef double z[MAX_LEGAL]
-        cdef int i, n = _decision_actions(state, buf, "the turn policy")
-        turn_policy_logits(&self.c, &state.data.c, &state.c, buf, n, z)
-        return {buf[i]: z[i] for i in range(n)}
+def policy_logits(TurnPolicy policy not None, State state not None):
+    """{action: logit} of the learned turn policy at a player's decision (policy_train.logits computes the same from
+    Python)."""
+    cdef action_t buf[MAX_LEGAL]
+    cdef double z[MAX_LEGAL]
+    cdef int i, n = _decision_actions(state, buf, "the turn policy")
+    turn_policy_logits(&policy.c, &state.data.c, &state.c, buf, n, z)
+    return {buf[i]: z[i] for i in range(n)}
 
 
 def policy_playouts(TurnPolicy policy not None, State state not None, int viewpoint, int count, double temperature,
@@ -1050,19 +997,6 @@ def policy_playouts(TurnPolicy policy not None, State state not None, int viewpo
                 win[i] += w[i]
                 score[i] += s.pl[i].score
     return [win[i] / count for i in range(n)], [score[i] / count for i in range(n)]
-
-
-def _weights(dict doc, str key, int n):
-    v = doc.get(key)
-    if not isinstance(v, list) or len(v) != n:
-        raise BarcelonaError(f"turn policy {key}: a list of {n} numbers")
-    return [_policy_number(key, x) for x in v]
-
-
-def _policy_number(key, x):
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not -1e6 <= x <= 1e6:
-        raise BarcelonaError(f"turn policy {key}: {x!r} is not a number in [-1e6, 1e6]")
-    return float(x)
 
 
 def static_value_of(State state, int player):

@@ -1,5 +1,5 @@
 """Training the learned turn policy: which action the engine's search takes at a decision, learned
-from its game records, for the search to play the rest of a leaf's turn with (search.TurnPolicy).
+from its game records, for the search to play the rest of a leaf's turn with (learned.turn_policy.TurnPolicy).
 
 The policy is a conditional logit (McFadden's discrete choice): at a decision every legal action a gets a logit
 
@@ -40,8 +40,9 @@ from ..core import CONSTANTS, State
 from ..errors import BarcelonaError
 from ..learned.evaluation import player_block_features
 from ..rules.record import GameRecord
-from ..search.tree import (FEATURE_NAMES, GROUP_NAMES, NF_POLICY as NF, NGROUPS_PY as NGROUPS, TOP_CLASS_NAMES,
-                     TURN_POLICY_FORMAT, TURN_POLICY_VERSION, decision_group, policy_distribution)
+from ..learned.turn_policy import (FEATURE_NAMES, GROUP_NAMES, NF_POLICY as NF, NGROUPS_PY as NGROUPS,
+                                   TOP_CLASS_NAMES, TURN_POLICY_FORMAT, TURN_POLICY_VERSION)
+from ..search.tree import decision_group, policy_distribution
 
 A_INT_PICK = CONSTANTS["A_INT_PICK"]   # actions below it are placements (crossing * 3 + top class)
 COLUMNS = NF + NGROUPS + 3 + 1    # features, group one-hot, top-class one-hot, log prior
