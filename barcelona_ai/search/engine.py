@@ -33,7 +33,11 @@ class Engine:
     Every answer for player p is computed from p's observation only (A6): the search determinizes from it, the
     call's seed is drawn from it, and moves and main lines are written on a determinization of it, with other
     players' placements written without the citizens p cannot see. Ctrl-C during a call stops the search within
-    a fraction of a second and raises SearchInterrupted (a KeyboardInterrupt) carrying the answer so far."""
+    a fraction of a second and raises SearchInterrupted (a KeyboardInterrupt) carrying the answer so far.
+
+    One engine searches one thing at a time: calls from several threads run one after the other (an analysis
+    stream holds the engine for each of its slices), so that no call re-roots or reads trees another is
+    searching. stop() and iterations_searched may be called from any thread at any time."""
 
     def __init__(self, seed: int = 0, settings: SearchSettings | Mapping[int, SearchSettings] | None = None,
                  preset: str = "default", **overrides):
@@ -50,6 +54,7 @@ class Engine:
         self._playouts = {n: (r.playouts, r.playout_weight, r.playout_policy()) for n, r in s.items()}
         self._last: LastSearch | None = None  # the last search, whose trees a continuation may reuse
         self._running: Search | None = None
+        self._calls = threading.RLock()         # held by each call (and each slice of a stream) while it searches
         self._iterations_done = 0               # iterations of the searches run so far (the running one's not)
         self._count_lock = threading.Lock()
 
@@ -137,14 +142,18 @@ class Engine:
         search.reserve_playout_time(min(shown, len(state.legal_actions())))
         return search
 
-    def _finish(self, search: Search, answer):
-        """Run `search` to its end and return answer(search); on Ctrl-C, SearchInterrupted with the answer so
-        far (None if there is none yet)."""
-        try:
-            self._run(search)
-        except SearchInterrupted:
-            raise SearchInterrupted(answer_or_none(answer, search)) from None
-        return answer(search)
+    def _call(self, state: State, limit: Limit, viewpoint: int | None, answer, **start):
+        """One call: a search started (_start) and run to its end, then answer(search), holding the engine
+        meanwhile; on Ctrl-C, SearchInterrupted with the answer so far (None if there is none yet). A search whose
+        budget ended before its first iteration runs one (Search.ensure_answer), so that every call answers."""
+        with self._calls:
+            search = self._start(state, limit, viewpoint, **start)
+            try:
+                self._run(search)
+            except SearchInterrupted:
+                raise SearchInterrupted(answer_or_none(answer, search)) from None
+            search.ensure_answer()
+            return answer(search)
 
     def _reused_trees(self, state: State, player: int, forecasts: bool) -> list[Tree] | None:
         """The last search's trees re-rooted at `state`, if `state` continues that search's root position (and,
@@ -171,22 +180,19 @@ class Engine:
         survivors), else the most visited root action; ties go to the lower id (_root_order). No move depends on
         the numbers shown, so the search skips what serves only them (Tree.forecasts): the move hints and analyse
         name at the same seed and budget, sooner."""
-        search = self._start(state, limit, viewpoint, forecasts=False)
-        return self._finish(search, best_action)
+        return self._call(state, limit, viewpoint, best_action, forecasts=False)
 
     def hints(self, state: State, limit: Limit, top: int = 3, viewpoint: int | None = None) -> list[MoveInfo]:
         """The `top` best first moves, each as a turn plan: this player's decisions until another player or
         chance is next (hints_of)."""
         check_top(top)
-        search = self._start(state, limit, viewpoint, shown=top)
-        return self._finish(search, lambda sr: hints_of(sr, top))
+        return self._call(state, limit, viewpoint, lambda sr: hints_of(sr, top), shown=top)
 
     def analyse(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None) -> Analysis:
         """Who is ahead and by how much: per player win probability, expected final score and its spread,
         the expected score by source, and the best moves with their main lines."""
         check_top(top)
-        search = self._start(state, limit, viewpoint, shown=top)
-        return self._finish(search, lambda sr: analysis_of(sr, top))
+        return self._call(state, limit, viewpoint, lambda sr: analysis_of(sr, top), shown=top)
 
     def analysis(self, state: State, limit: Limit, top: int = 5, viewpoint: int | None = None,
                  interval: float = 0.5) -> "AnalysisStream":
@@ -199,8 +205,10 @@ class Engine:
         check_top(top)
         if isinstance(interval, bool) or not isinstance(interval, (int, float)) or not 0.01 <= interval <= 3600:
             raise BarcelonaError(f"interval must be 0.01 to 3600 seconds, not {interval!r}")
-        return AnalysisStream(self, self._start(state, limit, viewpoint, choosing=False, shown=top), top,
-                              float(interval))
+        with self._calls:
+            search = self._start(state, limit, viewpoint, choosing=False, shown=top)
+            self._last = None                   # the stream's trees are its own: no later call re-roots them
+        return AnalysisStream(self, search, top, float(interval))
 
 
 class AnalysisStream:
@@ -221,11 +229,13 @@ class AnalysisStream:
         sr = self._search
         if sr.done() and self.latest is not None:
             raise StopIteration
-        try:
-            self._engine._run(sr, self._interval)
-        except SearchInterrupted:
-            raise SearchInterrupted(answer_or_none(lambda x: analysis_of(x, self._top), sr)) from None
-        self.latest = analysis_of(sr, self._top)
+        with self._engine._calls:
+            try:
+                self._engine._run(sr, self._interval)
+            except SearchInterrupted:
+                raise SearchInterrupted(answer_or_none(lambda x: analysis_of(x, self._top), sr)) from None
+            sr.ensure_answer()
+            self.latest = analysis_of(sr, self._top)
         return self.latest
 
     def stop(self) -> None:

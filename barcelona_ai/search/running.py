@@ -130,6 +130,13 @@ class Search:
             return True
         return self.deadline is not None and time.monotonic() >= self.deadline
 
+    def ensure_answer(self) -> None:
+        """Run one iteration where the trees have none yet (a time limit spent before the first, e.g. by the
+        playouts' share): every answer then rests on at least one. Nothing changes once they have one, or when
+        stop() ended the search."""
+        if not self.stopped and self._root_iterations() == 0:
+            self.trees[0].run(1, 0.0, False)
+
     def stop(self) -> None:
         """Ask the running trees to return (thread-safe: a web request or a signal handler may call it)."""
         self.stopped = True

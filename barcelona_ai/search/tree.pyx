@@ -921,19 +921,28 @@ cdef class Tree:
         return sizeof(NodeC)
 
     def node(self, int i):
-        cdef NodeC* x = &self.nodes[i]
+        """Node i's edge and statistics (BarcelonaError for an index the tree does not hold)."""
+        cdef NodeC* x
+        self._check_node(i)
+        x = &self.nodes[i]
         k = self.root.num_players
         return {"key": x.key, "actor": x.actor, "to_move": x.to_move, "visits": x.visits, "avail": x.avail,
                 "value": [x.value[q] for q in range(k)], "win": [x.win[q] for q in range(k)],
                 "score": [x.score[q] for q in range(k)]}
 
     def children(self, int i):
+        """The indices of node i's children, the newest first."""
+        self._check_node(i)
         out = []
         c = self.nodes[i].first_child
         while c >= 0:
             out.append(c)
             c = self.nodes[c].next_sibling
         return out
+
+    def _check_node(self, int i):
+        if not 0 <= i < self.n:
+            raise BarcelonaError(f"no node {i} in a tree of {self.n} nodes")
 
     def root_stats(self):
         k = self.root.num_players
