@@ -8,6 +8,7 @@ import pytest
 
 from barcelona_ai import BarcelonaError, new_game
 from barcelona_ai.search.engine import Engine, Limit
+from barcelona_ai.search.running import MIN_TIMED_PLAYOUTS
 from barcelona_ai.search.settings import MAX_PLAYOUTS, PRESETS, TURN_POLICY, load_policy
 from barcelona_ai.search.tree import policy_playouts
 
@@ -85,21 +86,24 @@ def test_bad_playout_settings_are_refused_by_name(setting, value):
 
 
 def test_a_time_limit_keeps_the_playouts_in():
-    """Under a time limit the playouts' time is taken out of the search's (timed on PLAYOUT_TRIAL games, at most
-    half the limit), for the calls that show numbers; nothing changes for best_move, an iteration limit, or
-    without playouts."""
+    """Under a time limit the playouts fit into at most half of it (timed on PLAYOUT_TRIAL games): each move shown
+    gets as many as fit, none below MIN_TIMED_PLAYOUTS, and their time is taken out of the search's, for the calls
+    that show numbers; nothing changes for best_move, an iteration limit, or without playouts."""
     s = decision_positions(4, seed=3, count=1)[0]
 
-    def deadline_left(engine, limit, **call):
+    def started(engine, limit, **call):
         t0 = time.monotonic()
         search = engine._start(s, limit, None, **call)
-        return t0, search.deadline, time.monotonic()
+        return t0, search, time.monotonic()
 
-    t0, deadline, t1 = deadline_left(Engine(playouts=MAX_PLAYOUTS), Limit(time=1.0), shown=3)
-    assert t0 + 0.5 <= deadline <= t1 + 0.5                  # far more playouts than the time: half of it
-    t0, deadline, t1 = deadline_left(Engine(playouts=128), Limit(time=100.0), shown=3)
-    assert t0 + 50 < deadline < t0 + 100
+    t0, search, t1 = started(Engine(playouts=MAX_PLAYOUTS), Limit(time=1.0), shown=3)
+    assert MIN_TIMED_PLAYOUTS <= search.playouts < MAX_PLAYOUTS          # far more playouts than the time
+    assert t0 + 0.5 <= search.deadline <= t1 + 0.5 + 0.05                # about half of it is theirs
+    t0, search, t1 = started(Engine(playouts=128), Limit(time=0.002), shown=5)
+    assert search.playouts == 0 and t0 + 0.002 <= search.deadline <= t1 + 0.002    # none fit: none played
+    t0, search, t1 = started(Engine(playouts=128), Limit(time=100.0), shown=3)
+    assert search.playouts == 128 and t0 + 50 < search.deadline < t0 + 100
     for engine, call in ((Engine(playouts=MAX_PLAYOUTS), {}), (Engine(playouts=0), {"shown": 3})):
-        t0, deadline, t1 = deadline_left(engine, Limit(time=1.0), **call)
-        assert t0 + 1.0 <= deadline <= t1 + 1.0
-    assert deadline_left(Engine(playouts=MAX_PLAYOUTS), Limit(iterations=100), shown=3)[1] is None
+        t0, search, t1 = started(engine, Limit(time=1.0), **call)
+        assert t0 + 1.0 <= search.deadline <= t1 + 1.0
+    assert started(Engine(playouts=MAX_PLAYOUTS), Limit(iterations=100), shown=3)[1].deadline is None

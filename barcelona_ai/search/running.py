@@ -15,9 +15,10 @@ from .settings import Limit
 from ..learned.turn_policy import TurnPolicy
 from .tree import Tree, policy_playouts
 
-PLAYOUT_TEMPERATURE = 0.5           # the turn policy's softmax temperature in them (0.25 and 1.0 forecast alike)
+PLAYOUT_TEMPERATURE = 0.5           # the turn policy's softmax temperature in them (docs/measurements/forecasts.md)
+MIN_TIMED_PLAYOUTS = 16             # the fewest playouts a move's numbers are blended with under a time limit
 PLAYOUT_TRIAL = 8                   # games that time the playouts of a call under a time limit (their cost is
-                                    #   taken out of the search's time: _Search.reserve_playout_time)
+                                    #   taken out of the search's time: Search.reserve_playout_time)
 
 
 def mix_seed(a: int, b: int) -> int:
@@ -106,18 +107,23 @@ class Search:
         return [(1.0 - lam) * w + lam * p for w, p in zip(win, self._playout_wins[key])]
 
     def reserve_playout_time(self, moves: int) -> None:
-        """Take the time of the playouts of `moves` moves shown out of a time limit, so that the call, playouts
-        included, keeps to it: their cost is timed on PLAYOUT_TRIAL games from the position (each move's are
-        played after the search), and at most half of the limit is given to them. Nothing changes without a
-        time limit or playouts."""
+        """Fit the playouts of `moves` moves shown into a time limit, so that the call, playouts included, keeps to
+        it: their cost is timed on PLAYOUT_TRIAL games from the position (each move's are played after the
+        search), they get at most half of the time left, and where that holds fewer games than the settings ask
+        for, each move gets as many as fit (none below MIN_TIMED_PLAYOUTS: the numbers shown are then the
+        search's own); their time is taken out of the search's. Nothing changes without a time limit or
+        playouts."""
         if self.deadline is None or not self.playouts or moves <= 0:
             return
         start = time.monotonic()
         policy_playouts(self.playout_policy, self.state, self.player, PLAYOUT_TRIAL, PLAYOUT_TEMPERATURE,
                         self.call_seed)
         now = time.monotonic()
-        each = (now - start) / PLAYOUT_TRIAL
-        self.deadline -= min(each * self.playouts * moves, (self.deadline - now) / 2)
+        each = max((now - start) / PLAYOUT_TRIAL, 1e-9)
+        fit = int(max(self.deadline - now, 0.0) / 2 / (each * moves))
+        if fit < self.playouts:
+            self.playouts = fit if fit >= MIN_TIMED_PLAYOUTS else 0
+        self.deadline -= each * self.playouts * moves
 
     def iterations(self) -> int:
         """Iterations this call has run so far."""
