@@ -11,7 +11,9 @@ mid-game example, and prints each answer's time as the client saw it. Needs the 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import re
 import socket
 import statistics
 import subprocess
@@ -28,10 +30,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@functools.lru_cache
+def page_token(base: str) -> str:
+    """The server's token, as its page carries it (barcelona_ai/web/guard.py)."""
+    with urllib.request.urlopen(base + "/", timeout=30) as r:
+        return re.search(r'<meta name="barcelona-token" content="([^"]+)">', r.read().decode()).group(1)
+
+
 def call(base: str, path: str, body: dict | None = None) -> dict:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method="GET" if data is None else "POST",
-                                 headers={"Content-Type": "application/json"})
+                                 headers={"Content-Type": "application/json", "X-Barcelona-Token": page_token(base)})
     with urllib.request.urlopen(req, timeout=120) as r:
         return json.loads(r.read())
 

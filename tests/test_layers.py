@@ -50,6 +50,7 @@ LAYERS = [
      "training.datagen", "training.train", "training.policy_train", "training.expert_iteration",  # and the web)
      "web.api"},
     {"cli.args"},                                              # command-line argument checks
+    {"web.guard"},                                             # the web server's request checks (Starlette)
     {"cli.analysis", "cli.play", "cli.learn", "web.server"},   # the command-line commands, the web server
     {"cli.main"},                                              # the command-line entry point
     {"__main__"},
@@ -58,7 +59,7 @@ LAYER = {m: i for i, layer in enumerate(LAYERS) for m in layer}
 # Modules of an optional extra: importing them alone needs these libraries (skipped where one is not installed;
 # pettingzoo_env imports gymnasium, pettingzoo's own dependency, first).
 OPTIONAL = {"adapters.openspiel_game": ("pyspiel",), "adapters.pettingzoo_env": ("gymnasium", "pettingzoo"),
-            "workflows.distributed": ("ray",), "web.server": ("starlette",)}
+            "workflows.distributed": ("ray",), "web.server": ("starlette",), "web.guard": ("starlette",)}
 # `import barcelona_ai` loads the public API: the layers up to the engine, nothing of the command line.
 PUBLIC_API_LAYERS = LAYER["search.engine"]
 

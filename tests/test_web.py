@@ -4,6 +4,7 @@ see (A6, twin games that differ only in another seat's hand); two games do not i
 targets are those of the legal moves; the CLI's serve command checks its options."""
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -18,16 +19,19 @@ from barcelona_ai.cli.main import main  # noqa: E402
 from barcelona_ai.core import CONSTANTS as C  # noqa: E402
 from barcelona_ai.rules.record import GameRecord  # noqa: E402
 from barcelona_ai.web.server import create_app  # noqa: E402
-from barcelona_ai.web.api import action_target  # noqa: E402
+from barcelona_ai.web.api import Games, action_target  # noqa: E402
 
 from helpers import swap_with_the_bag  # noqa: E402
 
 FAST = {"iterations": 10, "hint_iterations": 200}
+TOKEN = "the-test-token"
+BASE = "http://127.0.0.1:8000"
 
 
 @pytest.fixture
 def client():
-    return TestClient(create_app())
+    """What the board's own page sends: its Host, and the token it was served with."""
+    return TestClient(create_app(token=TOKEN), base_url=BASE, headers={"X-Barcelona-Token": TOKEN})
 
 
 def new(client, **options):
@@ -198,7 +202,7 @@ def test_bad_new_games_are_400_naming_the_field(client, body, field):
 
 def test_bad_bodies_are_400(client):
     for raw in (b"{", b"[1, 2]", b"\xff"):
-        r = client.post("/api/games", content=raw)
+        r = client.post("/api/games", content=raw, headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and "request body" in r.json()["error"]
 
 
@@ -383,11 +387,70 @@ def test_the_serve_command_serves_the_page_on_localhost():
                 assert time.monotonic() < deadline, "serve did not answer"
                 time.sleep(0.05)
         assert "barcelona_ai" in page
+        token = re.search(r'<meta name="barcelona-token" content="([^"]+)">', page).group(1)
         req = urllib.request.Request(f"http://127.0.0.1:{port}/api/games", data=b'{"players": 3}',
-                                     headers={"Content-Type": "application/json"}, method="POST")
+                                     headers={"Content-Type": "application/json", "X-Barcelona-Token": token},
+                                     method="POST")
         with urllib.request.urlopen(req, timeout=30) as r:
             assert json.loads(r.read())["players"] == 3
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=30)
     assert f"http://127.0.0.1:{port}/" in out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# only the board's own page drives the server (web/guard.py)
+
+@pytest.mark.parametrize("request_kwargs, status, words", [
+    ({"headers": {"X-Barcelona-Token": "guess"}}, 403, "token"),                       # another page's guess
+    ({"headers": {"X-Barcelona-Token": TOKEN, "Origin": "http://evil.example"}}, 403, "Origin"),
+    ({"headers": {"X-Barcelona-Token": TOKEN, "Sec-Fetch-Site": "cross-site"}}, 403, "Sec-Fetch-Site"),
+    ({"headers": {"X-Barcelona-Token": TOKEN, "Content-Type": "application/x-www-form-urlencoded"},
+      "content": b"players=2"}, 415, "Content-Type"),                                  # a plain HTML form
+    ({"headers": {"X-Barcelona-Token": TOKEN, "Content-Type": "text/plain"}, "content": b"{}"}, 415, "JSON"),
+    ({"headers": {"X-Barcelona-Token": TOKEN, "Content-Type": "application/json",
+                  "Content-Length": str(5 * 2**20)}, "content": b"{}"}, 413, "at most 4 MiB"),
+])
+def test_requests_not_from_the_page_are_refused_and_change_nothing(request_kwargs, status, words):
+    games = Games()
+    app = create_app(games=games, token=TOKEN)
+    other = TestClient(app, base_url=BASE)
+    r = other.post("/api/games", **request_kwargs)
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert not games._items                                             # no game was made
+    own = TestClient(app, base_url=BASE, headers={"X-Barcelona-Token": TOKEN})
+    assert own.post("/api/games", json=FAST).status_code == 200         # the page's own request works
+    assert len(games._items) == 1
+
+
+def test_a_foreign_host_is_refused_on_loopback():
+    """DNS rebinding: another site's name resolved to 127.0.0.1 reaches the server with its own Host header."""
+    app = create_app(token=TOKEN)
+    for host in ("evil.example", "evil.example:8000", "192.168.1.5:8000"):
+        r = TestClient(app, base_url=f"http://{host}", headers={"X-Barcelona-Token": TOKEN}).get("/")
+        assert r.status_code == 403 and "Host" in r.json()["error"], host
+    for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000"):
+        assert TestClient(app, base_url=f"http://{host}").get("/").status_code == 200, host
+
+
+def test_the_page_carries_the_token_and_the_analysis_stream_takes_it_in_the_query():
+    app = create_app(token=TOKEN)
+    page = TestClient(app, base_url=BASE).get("/")
+    assert f'<meta name="barcelona-token" content="{TOKEN}">' in page.text
+    own = TestClient(app, base_url=BASE, headers={"X-Barcelona-Token": TOKEN})
+    gid = own.post("/api/games", json=FAST).json()["id"]
+    bare = TestClient(app, base_url=BASE)
+    assert bare.get(f"/api/games/{gid}/analysis?iterations=50").status_code == 403
+    with bare.stream("GET", f"/api/games/{gid}/analysis?iterations=50&token={TOKEN}") as r:
+        assert r.status_code == 200 and "event: end" in "".join(r.iter_text())
+    assert create_app().state.token != create_app().state.token           # a new token for every server
+
+
+def test_a_server_on_the_network_needs_the_token_for_the_page_too():
+    app = create_app(token=TOKEN, host="0.0.0.0")
+    lan = TestClient(app, base_url="http://192.168.1.5:8000")
+    assert lan.get("/").status_code == 403 and "printed" in lan.get("/").json()["error"]
+    assert lan.get(f"/?token={TOKEN}").status_code == 200
+    assert lan.post("/api/games", json=FAST).status_code == 403
+    assert lan.post("/api/games", json=FAST, headers={"X-Barcelona-Token": TOKEN}).status_code == 200

@@ -9,6 +9,7 @@ photographed at three moments (the README's pictures: docs/web-*.png).
 
 Slow (about a minute): CI runs it (-m slow); it is skipped where Playwright or chromium is missing.
 """
+import http.server
 import json
 import os
 import shutil
@@ -28,9 +29,13 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 if CHROMIUM is None:
     pytest.skip("no chromium on this machine (Debian: apt install chromium)", allow_module_level=True)
 
+from barcelona_ai.web.api import Games  # noqa: E402
 from barcelona_ai.web.server import create_app  # noqa: E402
 
 SHOTS = os.environ.get("BARCELONA_WEB_SCREENSHOTS")
+
+
+TOKEN = "the-browser-test-token"       # the page reads it from itself; the API calls of these tests send it
 
 
 def _free_port() -> int:
@@ -42,7 +47,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server():
     port = _free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(token=TOKEN), host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -58,7 +63,8 @@ def server():
 @pytest.fixture(scope="module")
 def browser():
     with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        b = p.chromium.launch(executable_path=CHROMIUM,      # evil.test: a name rebound to this computer
+                              args=["--no-sandbox", "--host-resolver-rules=MAP evil.test 127.0.0.1"])
         yield b
         b.close()
 
@@ -200,7 +206,7 @@ def _finished_record(server) -> dict:
     def call(path, body=None):
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(server + path, data=data, method="POST" if data is not None else "GET",
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", "X-Barcelona-Token": TOKEN})
         with urllib.request.urlopen(req) as r:
             return json.loads(r.read())
     g = call("/api/games", {"players": 2, "seed": 2, "iterations": 5})
@@ -248,3 +254,84 @@ def test_a_real_tables_setup_and_another_players_placement(page):
     page.wait_for_function("() => window.boardState.busy === 0 && window.boardState.game.entries > 0")
     assert not _error_text(page)
     assert "place (2,1) U/W" in page.locator("#log").text_content()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# another site's page cannot drive the board (barcelona_ai/web/guard.py)
+
+EVIL_PAGE = """<!doctype html><html><body>
+<form id="form" method="POST" action="BOARD/api/games" enctype="text/plain" target="sink">
+<input name='{"players": 2, "x": "' value='"}'></form>
+<iframe name="sink"></iframe>
+<script>
+(async () => {
+  for (const headers of [{"Content-Type": "text/plain"}, {}]) {
+    try { await fetch("BOARD/api/games", {method: "POST", mode: "no-cors", headers, body: '{"players": 2}'}); }
+    catch (e) {}
+  }
+  document.getElementById("form").submit();
+  setTimeout(() => { window.done = true; }, 1500);
+})();
+</script></body></html>"""
+
+
+class _Counting:
+    """ASGI wrapper: counts the requests for /api/games that reach the server (so the test sees them arrive)."""
+
+    def __init__(self, app):
+        self.app, self.seen = app, 0
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["path"] == "/api/games":
+            self.seen += 1
+        await self.app(scope, receive, send)
+
+
+def _serve_in_thread(app, port):
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    return srv, thread
+
+
+def test_another_sites_page_cannot_drive_the_board(browser):
+    """From a page of another origin in the same browser: a form POST and two no-cors fetches reach the server and
+    are refused; a rebound name (evil.test resolved to 127.0.0.1) gets nothing; no game is made. The board's own
+    page then starts one."""
+    games = Games()
+    board = _Counting(create_app(games=games, token=TOKEN))
+    board_port, evil_port = _free_port(), _free_port()
+    srv, thread = _serve_in_thread(board, board_port)
+    page_html = EVIL_PAGE.replace("BOARD", f"http://127.0.0.1:{board_port}").encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page_html)
+
+        def log_message(self, *args):
+            pass
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", evil_port), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    try:
+        pg = context.new_page()
+        pg.goto(f"http://localhost:{evil_port}/")
+        pg.wait_for_function("() => window.done === true", timeout=30_000)
+        assert board.seen >= 3 and not games._items                        # they arrived, and changed nothing
+        rebound = pg.goto(f"http://evil.test:{board_port}/")
+        assert rebound.status == 403 and TOKEN not in pg.content()
+        pg.goto(f"http://127.0.0.1:{board_port}/?delay=0")
+        _start(pg)
+        assert len(games._items) == 1
+    finally:
+        context.close()
+        evil.shutdown()
+        srv.should_exit = True
+        thread.join(10)

@@ -29,18 +29,20 @@ GET      /api/reviews/{id}/positions/{index}  the position before entry index, d
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from importlib import resources
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..errors import BarcelonaError
 from .api import (MAX_ITERATIONS, GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document,
                      game_document, int_field, position_document, record_document, table_setup_fields)
+from .guard import RequestGuard, is_loopback
 
 __all__ = ["create_app", "serve", "STATIC_FILES"]
 
@@ -188,8 +190,18 @@ async def _events(request: Request, game, stream):
     yield "event: end\ndata: {}\n\n"
 
 
-async def _page(request: Request) -> Response:
-    return FileResponse(str(_static_path("index.html")), media_type="text/html")
+TOKEN_META = '<meta name="barcelona-token" content="">'
+
+
+def _page(token: str):
+    """The page, with the server's token inside it (only the page itself can read it: guard.py)."""
+    html = _static_path("index.html").read_text(encoding="utf-8")
+    assert TOKEN_META in html, "index.html has the token's meta tag"
+    html = html.replace(TOKEN_META, f'<meta name="barcelona-token" content="{token}">')
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+    return page
 
 
 async def _static(request: Request) -> Response:
@@ -199,12 +211,16 @@ async def _static(request: Request) -> Response:
     return FileResponse(str(_static_path(name)), media_type=STATIC_FILES[name])
 
 
-def create_app(games: Games | None = None, reviews: Reviews | None = None) -> Starlette:
-    """The web board's application (games and reviews kept in memory)."""
+def create_app(games: Games | None = None, reviews: Reviews | None = None, token: str | None = None,
+               host: str = "127.0.0.1") -> Starlette:
+    """The web board's application (games and reviews kept in memory), behind the request guard (guard.py):
+    `token` the server's (a new random one when None), `host` the address it is served on (a loopback one
+    checks the Host header; another requires the token for the page too)."""
+    token = token or secrets.token_urlsafe(24)
     e = _Endpoints(games or Games(), reviews or Reviews())
     post = ["POST"]
     routes = [
-        Route("/", _page), Route("/static/{name}", _static),
+        Route("/", _page(token)), Route("/static/{name}", _static),
         Route("/api/games", _handler(e.new_game), methods=post),
         Route("/api/table-setup", _handler(e.setup_fields)),
         Route("/api/games/{gid}", _handler(e.show)),
@@ -220,11 +236,20 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None) -> St
         Route("/api/reviews/{rid}", _handler(e.show_review)),
         Route("/api/reviews/{rid}/positions/{index:int}", _handler(e.review_position)),
     ]
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes)
+    app.add_middleware(RequestGuard, token=token, loopback=is_loopback(host), max_body=MAX_BODY)
+    app.state.token = token
+    return app
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> None:
     """Run the web board until Ctrl-C."""
     import uvicorn
-    print(f"barcelona-ai web board: http://{host}:{port}/  (Ctrl-C stops it)", flush=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)
+    app = create_app(host=host)
+    if is_loopback(host):
+        print(f"barcelona-ai web board: http://{host}:{port}/  (this computer only; Ctrl-C stops it)", flush=True)
+    else:
+        print(f"barcelona-ai web board: http://{host}:{port}/?token={app.state.token}\n"
+              f"  anyone who can reach this address and has this link can play and search here: share it only "
+              f"with the people at your table (Ctrl-C stops it)", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)

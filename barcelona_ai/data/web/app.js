@@ -17,8 +17,11 @@ let stepping = false;
 window.boardState = { busy: 0, game: null };
 
 // ---------------------------------------------------------------------------------------------------- requests
+// The server answers only its own page: every API request carries the token the page was served with.
+const TOKEN = document.querySelector('meta[name="barcelona-token"]').content;
+
 async function api(method, path, body) {
-  const opts = { method, headers: {} };
+  const opts = { method, headers: { "X-Barcelona-Token": TOKEN } };
   if (body !== undefined) {
     opts.headers["Content-Type"] = "application/json";
     opts.body = JSON.stringify(body);
@@ -316,7 +319,8 @@ function showMeter(report) {
 
 function startAnalysis() {
   stopAnalysis();
-  const source = new EventSource(`/api/games/${game.id}/analysis?iterations=${game.hint_iterations * 10}`);
+  const source = new EventSource(`/api/games/${game.id}/analysis?iterations=${game.hint_iterations * 10}` +
+                                 `&token=${encodeURIComponent(TOKEN)}`);
   analysisSource = source;
   $("stop").disabled = false;
   source.onmessage = (event) => showMeter(JSON.parse(event.data));
