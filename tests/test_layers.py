@@ -28,7 +28,7 @@ NOT_IMPORTED = {"adapters": {"search", "workflows", "training"}, "web": {"traini
 
 # Module layers, lowest first. A module may import modules of its own layer (checked acyclic below) or lower ones.
 LAYERS = [
-    {"errors", "_version", "workflows.progress"},              # no dependencies (progress: tqdm only)
+    {"errors", "_version", "workflows.progress", "rules.geometry"},  # no dependencies (progress: tqdm only)
     {"rules.jsonio"},                                          # safe file and JSON reading
     {"rules.tables"},                                          # the board data (editions)
     {"rules.view"},                                            # the typed read-only view of a state

@@ -454,3 +454,60 @@ def test_a_server_on_the_network_needs_the_token_for_the_page_too():
     assert lan.get(f"/?token={TOKEN}").status_code == 200
     assert lan.post("/api/games", json=FAST).status_code == 403
     assert lan.post("/api/games", json=FAST, headers={"X-Barcelona-Token": TOKEN}).status_code == 200
+
+
+@pytest.mark.parametrize("edition", ["/etc/passwd.json", "../../secret.json", "value-model", "models", 3])
+def test_a_record_or_position_names_a_shipped_edition_never_a_path(client, edition):
+    """A path in a document's edition would let a request probe the server's files (exists, a folder, not JSON):
+    the web board takes the shipped editions' names only, and says which."""
+    record = {"format": "barcelona-record", "version": 1, "players": 2, "edition": edition,
+              "start": {"seed": 1, "setup": "random"}, "actions": []}
+    for path, body, field in (("/api/games", {"record": record, "seat": 0}, "record.edition"),
+                              ("/api/reviews", {"record": record}, "record.edition"),
+                              ("/api/games", {"mode": "table", "position": {"edition": edition}}, "position.edition")):
+        r = client.post(path, json=body)
+        assert r.status_code == 400 and r.json()["error"].startswith(field) and "default" in r.json()["error"]
+
+
+def test_a_body_without_a_length_is_cut_at_the_limit(client):
+    def chunks():
+        for _ in range(6):
+            yield b" " * 2**20                   # 6 MiB of whitespace, sent in chunks without a Content-Length
+    r = client.post("/api/games", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "at most 4 MiB" in r.json()["error"]
+
+
+def test_a_busy_game_answers_at_once_and_reviews_run_in_a_bounded_pool():
+    """A request to a game that another request is searching answers 409 "busy" at once (no worker thread
+    waits on the game); reviews run at most REVIEW_WORKERS at a time, the others wait in line, and a stopped or
+    dropped review stops before its next decision."""
+    import time
+    from barcelona_ai.web.api import REVIEW_WORKERS, Reviews
+    games, reviews = Games(), Reviews()
+    app = create_app(games=games, reviews=reviews, token=TOKEN)
+    client = TestClient(app, base_url=BASE, headers={"X-Barcelona-Token": TOKEN})
+    g = client.post("/api/games", json=FAST).json()
+    game = games.get(g["id"])
+    with game.lock:                                   # as a long hint holds it
+        t = time.monotonic()
+        r = client.get(f"/api/games/{g['id']}")
+        assert r.status_code == 409 and "busy" in r.json()["error"] and time.monotonic() - t < 5
+        assert client.get(f"/api/games/{g['id']}/analysis?iterations=10").status_code == 409
+    assert client.get(f"/api/games/{g['id']}").status_code == 200
+    g = client.post("/api/games", json={**FAST, "seed": 3, "iterations": 3}).json()
+    while g["waiting"] != "over":
+        g = client.post(f"/api/games/{g['id']}/step").json()["game"] if g["waiting"] == "step" else \
+            client.post(f"/api/games/{g['id']}/move", json={"id": g["legal"][0]["id"]}).json()["game"]
+    record = client.get(f"/api/games/{g['id']}/record").json()
+    started = [client.post("/api/reviews", json={"record": record, "iterations": 3000}).json()["id"]
+               for _ in range(REVIEW_WORKERS + 3)]
+    time.sleep(0.5)
+    docs = [client.get(f"/api/reviews/{rid}").json() for rid in started]
+    assert sum(d["started"] and not d["done"] for d in docs) <= REVIEW_WORKERS
+    for rid in started:
+        assert client.post(f"/api/reviews/{rid}/stop").json()["stopped"]
+    deadline = time.monotonic() + 60
+    while not all(client.get(f"/api/reviews/{rid}").json()["done"] for rid in started):
+        assert time.monotonic() < deadline, "stopped reviews did not end"
+        time.sleep(0.1)
+    assert all(len(client.get(f"/api/reviews/{rid}").json()["decisions"]) < 40 for rid in started)

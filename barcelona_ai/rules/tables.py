@@ -12,6 +12,7 @@ horizontal ``r`` = 5..9, diagonal = 10. Building spaces: block rows ``j`` then c
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -21,9 +22,8 @@ from typing import Any
 from ..errors import DataFileError
 from .jsonio import check_depth, load_json_file, short_repr, show_path
 
-GRID = 5                      # crossings per side; the action-id space is built for this grid
-NUM_CROSSINGS = GRID * GRID
-NUM_SPACES = 44
+from .geometry import (GRID, NUM_CROSSINGS, NUM_SPACES, SPACE_INDEX, building_spaces,  # noqa: F401 (the tables'
+                       crossing_index, space_ends, space_name, space_street)               # modules read them here)
 NUM_STREETS = 11
 NUM_BUILDING_SPACES = 20
 NUM_SIDEWALK = 30
@@ -66,69 +66,6 @@ EFFECT_AMOUNTS = {"COIN": (0, 20), "CLOTH": (0, 20), "RES": (1, 5), "VP": (0, 30
                   "SAGRADA": (0, 16)}
 MAX_CONDITIONS = 32           # core.pxd DataC.cond_kind[32]
 MAX_TITLE = 40                # characters of a printed title (action_titles)
-
-
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# geometry (pure math of the 5x5 grid)
-
-def crossing_index(c: int, r: int) -> int:
-    return r * GRID + c
-
-
-def space_name(s: int) -> str:
-    if s < 20:
-        return f"V({s // 4},{s % 4})"
-    if s < 40:
-        return f"H({(s - 20) % 4},{(s - 20) // 4})"
-    return f"D({s - 40})"
-
-
-SPACE_INDEX = {space_name(s): s for s in range(NUM_SPACES)}
-
-
-def space_ends(s: int) -> tuple[int, int]:
-    """The two crossings a street space joins."""
-    if s < 20:
-        c, r = s // 4, s % 4
-        return crossing_index(c, r), crossing_index(c, r + 1)
-    if s < 40:
-        c, r = (s - 20) % 4, (s - 20) // 4
-        return crossing_index(c, r), crossing_index(c + 1, r)
-    k = s - 40
-    return crossing_index(k, k), crossing_index(k + 1, k + 1)
-
-
-def space_street(s: int) -> tuple[int, int]:
-    """(street, position along it): vertical c = 0..4, horizontal r = 5..9, diagonal = 10."""
-    if s < 20:
-        return s // 4, s % 4
-    if s < 40:
-        return 5 + (s - 20) // 4, (s - 20) % 4
-    return 10, s - 40
-
-
-def building_spaces() -> list[dict[str, Any]]:
-    """The 20 building spaces with their crossings, block, block row and kind."""
-    out = []
-    for j in range(4):
-        for i in range(4):
-            corners = [crossing_index(i, j), crossing_index(i + 1, j), crossing_index(i, j + 1),
-                       crossing_index(i + 1, j + 1)]
-            block = j * 4 + i
-            if i == j:
-                k = i
-                out.append({"name": f"NE({k})", "corner": 1, "block": block, "row": j,
-                            "crossings": [crossing_index(k, k), crossing_index(k + 1, k),
-                                          crossing_index(k + 1, k + 1)]})
-                out.append({"name": f"SW({k})", "corner": 1, "block": block, "row": j,
-                            "crossings": [crossing_index(k, k), crossing_index(k, k + 1),
-                                          crossing_index(k + 1, k + 1)]})
-            else:
-                out.append({"name": f"B({i},{j})", "corner": 0, "block": block, "row": j,
-                            "crossings": corners})
-    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -242,8 +179,22 @@ def _builtin_path(name: str) -> Path:
 
 
 def available_editions() -> list[str]:
+    """The editions the package ships: the data files whose "edition" is their own name (the model files beside
+    them are no editions)."""
+    return list(_shipped_editions())
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_editions() -> tuple[str, ...]:
     folder = Path(str(resources.files("barcelona_ai") / "data"))
-    return sorted(p.stem for p in folder.glob("*.json"))
+    return tuple(sorted(p.stem for p in folder.glob("*.json") if _edition_name(p) == p.stem))
+
+
+def _edition_name(path: Path):
+    try:
+        return load_json_file(path, f"data file {path.name}", DataFileError).get("edition")
+    except (DataFileError, AttributeError):
+        return None
 
 
 _CACHE: dict[str, Edition] = {}
@@ -257,7 +208,7 @@ def load_edition(edition: str | Path = "default") -> Edition:
         path = Path(edition)
     else:
         if not isinstance(edition, str) or not re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", edition) \
-                or not _builtin_path(edition).is_file():
+                or edition not in available_editions():
             shown = show_path(edition) if isinstance(edition, str) else repr(edition)[:80]
             raise DataFileError(f"unknown edition {shown}; available: {', '.join(available_editions())}")
         path = _builtin_path(edition)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from typing import Any
 
@@ -37,13 +38,15 @@ from ..rules.record import GameRecord, InvalidRecordError, is_draw_for_other
 from ..workflows.session import (Session, draw_entry, hidden_draw_entry, other_placement, own_draw, play_session,
                                  table_session)
 from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, prompt, set_field
+from ..rules.tables import available_editions
 
 __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "game_document", "action_target",
            "Reviews", "table_setup_fields", "int_field", "MAX_GAMES", "MAX_ITERATIONS", "DEFAULT_ITERATIONS",
            "DEFAULT_HINT_ITERATIONS"]
 
 MAX_GAMES = 64                      # games one server keeps (the oldest is dropped beyond)
-MAX_ITERATIONS = 1_000_000
+MAX_ITERATIONS = 1_000_000           # a search's budget over the web (about 15 s of one core)
+REVIEW_WORKERS = 2                  # reviews running at once on one server (others wait in line)
 DEFAULT_ITERATIONS = 1000           # the engine's budget a decision in a web game (about 0.1 s)
 DEFAULT_HINT_ITERATIONS = 4000      # the budget of a hint (about half a second)
 LOG_LINES = 60                      # the game log lines a document carries (the latest)
@@ -323,6 +326,8 @@ class Games(_Store):
                                                  DEFAULT_HINT_ITERATIONS))
         record = _record_field(doc)
         position = _dict_field(doc, "position")
+        if position is not None:
+            _shipped_edition(position, "position")
         if record is not None and seat is None:
             seat = record.viewpoint                      # a record kept by a seat continues from that seat
         if mode == "play":
@@ -341,10 +346,21 @@ class Games(_Store):
         return game
 
 
+def _shipped_edition(doc: dict, name: str) -> None:
+    """A record or position sent to the server names one of the shipped editions (by name, never a path: a path
+    would let a request probe the server's files)."""
+    edition = doc.get("edition", "default")
+    if not isinstance(edition, str) or edition not in available_editions():
+        shown = repr(edition)[:60]
+        raise WebRequestError(f"{name}.edition: the web board plays the shipped editions "
+                              f"({', '.join(available_editions())}), not {shown}")
+
+
 def _record_field(doc: dict) -> GameRecord | None:
     value = _dict_field(doc, "record")
     if value is None:
         return None
+    _shipped_edition(value, "record")
     try:
         return GameRecord.from_json(value)
     except InvalidRecordError as exc:
@@ -471,7 +487,9 @@ REVIEW_FIELDS = {"record", "iterations", "seed"}
 
 
 class ReviewJob:
-    """A review (review.review_record) running in a thread; its decisions appear as they are reviewed."""
+    """A review (review.review_record) run by the server's review pool; its decisions appear as they are reviewed.
+    stop() ends it before its next decision (a dropped review is stopped too); one waiting in line then never
+    starts."""
 
     def __init__(self, rid: str, record: GameRecord, iterations: int, seed: int):
         self.id = rid
@@ -483,13 +501,22 @@ class ReviewJob:
         self.at = 0                              # the record entry reviewed last
         self.error: str | None = None
         self.done = False
-        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.started = False                     # False while it waits for a place in the review pool
+        self.stopped = False
 
-    def _run(self) -> None:
+    def stop(self) -> None:
+        self.stopped = True
+
+    def run(self) -> None:
         from ..workflows.review import review_record
+        self.started = True
+        if self.stopped:                         # stopped while it waited for a place
+            self.done = True
+            return
         try:
             review = review_record(self.record, Limit(iterations=self.iterations), seed=self.seed,
-                                   progress=self._progress, on_decision=self.decisions.append)
+                                   progress=self._progress, on_decision=self.decisions.append,
+                                   stop=lambda: self.stopped)
             self.summary = review.summary
         except BarcelonaError as exc:
             self.error = str(exc)
@@ -503,7 +530,8 @@ class ReviewJob:
         """The review so far: per decision the index of its entry, the player, the move played and the engine's,
         the engine's win probability for that player and the mark; the summary once done."""
         return {"id": self.id, "done": self.done, "error": self.error, "players": self.record.players,
-                "entries": len(self.record.actions), "at": self.at,
+                "entries": len(self.record.actions), "at": self.at, "started": self.started,
+                "stopped": self.stopped,
                 "decisions": [asdict(d) for d in list(self.decisions)],
                 "summary": [s.to_dict() for s in self.summary]}
 
@@ -522,8 +550,12 @@ class ReviewJob:
 class Reviews(_Store):
     """The server's reviews."""
 
-    def __init__(self):
+    def __init__(self, workers: int = REVIEW_WORKERS):
         super().__init__("review")
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review")
+
+    def dropped(self, item: ReviewJob) -> None:
+        item.stop()
 
     def start(self, doc: Any) -> ReviewJob:
         doc = _check_keys(doc, REVIEW_FIELDS, "the review")
@@ -534,5 +566,5 @@ class Reviews(_Store):
         seed = int_field(doc, "seed", 0, 2**63 - 1, 0)
         job = ReviewJob(self.new_id(), record, iterations, seed)
         self.add(job)
-        job.thread.start()
+        self.pool.submit(job.run)
         return job

@@ -23,6 +23,7 @@ GET      /api/games/{id}/record               the game record (the seat's view u
 GET      /api/games/{id}/position             the position (the seat's view)
 POST     /api/reviews                         {record, iterations, seed} -> the review document (runs on)
 GET      /api/reviews/{id}                    the review so far
+POST     /api/reviews/{id}/stop               stop the review before its next decision -> the review so far
 GET      /api/reviews/{id}/positions/{index}  the position before entry index, drawn, with its review
 =======  ===================================  =====================================================================
 """
@@ -48,6 +49,9 @@ __all__ = ["create_app", "serve", "STATIC_FILES"]
 
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
 MAX_BODY = 4 * 2**20                   # a request body (a game record) of at most 4 MiB
+MAX_CONNECTIONS = 64                   # connections served at once (uvicorn answers 503 beyond them)
+KEEP_ALIVE_SECONDS = 5                 # an idle connection is closed after this
+MAX_HEADERS = 64 * 1024                # bytes of a request's headers
 
 
 def _static_path(name: str):
@@ -60,9 +64,15 @@ def _error(exc: Exception) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebRequestError(f"request body: at most {MAX_BODY // 2**20} MiB")
+    """The request's JSON object, read as a stream and cut at MAX_BODY (a body without a Content-Length, whose
+    length the guard could not check, is never held whole past the limit)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise WebRequestError(f"request body: at most {MAX_BODY // 2**20} MiB")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw.strip():
         return {}
     try:
@@ -98,10 +108,16 @@ class _Endpoints:
         return self.games.get(request.path_params["gid"])
 
     def locked(self, request: Request, work):
-        """work(game) for the request's game, with the game's lock held."""
+        """work(game) for the request's game, with the game's lock held. A game busy with another request (a
+        search) answers 409 at once: no worker thread waits for it, so one game's long search never holds the
+        threads that other requests need."""
         game = self.game_of(request)
-        with game.lock:
+        if not game.lock.acquire(blocking=False):
+            raise NotNow("the game is busy with another request (a search): try again when it answers")
+        try:
             return work(game)
+        finally:
+            game.lock.release()
 
     def setup_fields(self, request, body):
         return {"fields": table_setup_fields()}
@@ -150,6 +166,11 @@ class _Endpoints:
     def show_review(self, request, body):
         return self.reviews.get(request.path_params["rid"]).document()
 
+    def stop_review(self, request, body):
+        review = self.reviews.get(request.path_params["rid"])
+        review.stop()
+        return review.document()
+
     def review_position(self, request, body):
         return self.reviews.get(request.path_params["rid"]).position(request.path_params["index"])
 
@@ -160,8 +181,12 @@ class _Endpoints:
             raw = request.query_params.get("iterations")
             iterations = int_field({"iterations": int(raw) if raw is not None and raw.isdigit() else raw},
                                    "iterations", 1, MAX_ITERATIONS, None)
-            with game.lock:
+            if not game.lock.acquire(blocking=False):
+                raise NotNow("the game is busy with another request (a search): try again when it answers")
+            try:
                 stream = game.analysis_stream(iterations)
+            finally:
+                game.lock.release()
         except (BarcelonaError, ValueError) as exc:
             return _error(exc)
         return StreamingResponse(_events(request, game, stream), media_type="text/event-stream",
@@ -234,6 +259,7 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None, token
         Route("/api/games/{gid}/position", _handler(e.position)),
         Route("/api/reviews", _handler(e.new_review), methods=post),
         Route("/api/reviews/{rid}", _handler(e.show_review)),
+        Route("/api/reviews/{rid}/stop", _handler(e.stop_review), methods=post),
         Route("/api/reviews/{rid}/positions/{index:int}", _handler(e.review_position)),
     ]
     app = Starlette(routes=routes)
@@ -252,4 +278,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning")
         print(f"barcelona-ai web board: http://{host}:{port}/?token={app.state.token}\n"
               f"  anyone who can reach this address and has this link can play and search here: share it only "
               f"with the people at your table (Ctrl-C stops it)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, limit_concurrency=MAX_CONNECTIONS,
+                timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS)

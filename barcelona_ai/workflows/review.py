@@ -134,17 +134,21 @@ class Review:
 
 def review_record(rec, limit: Limit, seed: int = 0, threads: int = 1,
                   progress: Callable[[int, int, int], None] | None = None,
-                  on_decision: Callable[[Decision], None] | None = None) -> Review:
+                  on_decision: Callable[[Decision], None] | None = None,
+                  stop: Callable[[], bool] | None = None) -> Review:
     """Review every decision with a choice in the GameRecord `rec` (see the module docstring); only the
     viewpoint player's for a table-mode record. `progress(k, i, n)` is called after each reviewed decision:
     k decisions so far, at entry i of n; `on_decision(d)` with each Decision as it is reviewed (the web board
-    draws the graph as it grows)."""
+    draws the graph as it grows); where `stop()` is true before a decision, the review ends there (its summary
+    is that of the decisions reviewed)."""
     t0 = time.perf_counter()
     engine = Engine(seed=seed, threads=threads)
     review = Review()
     for i, s, entry in rec.steps(seed):
         if not _reviewed(rec, s, entry):
             continue
+        if stop is not None and stop():
+            break
         d = review_decision(engine, s, i, entry["id"], limit, seed)
         if d is None:                       # a time budget too short for a single iteration
             continue
