@@ -511,3 +511,13 @@ def test_a_busy_game_answers_at_once_and_reviews_run_in_a_bounded_pool():
         assert time.monotonic() < deadline, "stopped reviews did not end"
         time.sleep(0.1)
     assert all(len(client.get(f"/api/reviews/{rid}").json()["decisions"]) < 40 for rid in started)
+
+
+@pytest.mark.parametrize("raw, words", [(b"[" * 100_000 + b"]" * 100_000, "nested deeper"),
+                                        (b'{"move": "\\ud800"}', "lone surrogate"),
+                                        (b'{"players": NaN}', "not valid JSON"), (b"\xff", "not UTF-8")])
+def test_no_body_gives_a_server_error(client, raw, words):
+    gid = new(client, seed=2)["id"]
+    for path in ("/api/games", f"/api/games/{gid}/move", "/api/reviews"):
+        r = client.post(path, content=raw, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and words in r.json()["error"], (path, r.text)

@@ -41,6 +41,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from ..errors import BarcelonaError
+from ..rules.jsonio import parse_json
 from .api import (MAX_ITERATIONS, GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document,
                      game_document, int_field, position_document, record_document, table_setup_fields)
 from .guard import RequestGuard, is_loopback
@@ -75,10 +76,12 @@ async def _body(request: Request) -> dict:
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
+    doc = parse_json(raw, "request body", WebRequestError)     # UTF-8, valid, not nested too deep
     try:
-        doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise WebRequestError(f"request body: not JSON ({exc})") from None
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise WebRequestError(f"request body: a string holds {exc.object[exc.start]!r}, a lone surrogate, "
+                              f"not text") from None
     if not isinstance(doc, dict):
         raise WebRequestError(f"request body: expected a JSON object, not {type(doc).__name__}")
     return doc
