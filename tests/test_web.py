@@ -521,3 +521,16 @@ def test_no_body_gives_a_server_error(client, raw, words):
     for path in ("/api/games", f"/api/games/{gid}/move", "/api/reviews"):
         r = client.post(path, content=raw, headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and words in r.json()["error"], (path, r.text)
+
+
+def test_games_nobody_asks_for_expire():
+    import time
+    games = Games(idle_seconds=1.0)
+    client = TestClient(create_app(games=games, token=TOKEN), base_url=BASE, headers={"X-Barcelona-Token": TOKEN})
+    kept, left = (client.post("/api/games", json=FAST).json()["id"] for _ in range(2))
+    for _ in range(6):
+        time.sleep(0.25)
+        assert client.get(f"/api/games/{kept}").status_code == 200       # in use: it stays
+    r = client.get(f"/api/games/{left}")
+    assert r.status_code == 404 and "unused" in r.json()["error"]
+    assert set(games._items) == {kept}

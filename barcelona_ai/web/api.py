@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from typing import Any
@@ -45,6 +46,7 @@ __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "gam
            "DEFAULT_HINT_ITERATIONS"]
 
 MAX_GAMES = 64                      # games one server keeps (the oldest is dropped beyond)
+IDLE_SECONDS = 6 * 3600             # a game or review nobody has asked for in this long is dropped
 MAX_ITERATIONS = 1_000_000           # a search's budget over the web (about 15 s of one core)
 REVIEW_WORKERS = 2                  # reviews running at once on one server (others wait in line)
 DEFAULT_ITERATIONS = 1000           # the engine's budget a decision in a web game (about 0.1 s)
@@ -273,13 +275,15 @@ def plan_targets(state, actions: list[int]) -> list[str | None]:
 
 class _Store:
     """What the server keeps (games, reviews) by a random id (two tabs, two games), at most `limit`: the oldest
-    goes first (dropped() is told)."""
+    goes first, and one nobody has asked for in `idle_seconds` goes too (dropped() is told)."""
 
-    def __init__(self, what: str, limit: int = MAX_GAMES):
+    def __init__(self, what: str, limit: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS):
         self._items: dict = {}
+        self._used: dict = {}                    # id -> time.monotonic() of the last request that named it
         self._lock = threading.Lock()
         self.what = what
         self.limit = limit
+        self.idle_seconds = idle_seconds
 
     @staticmethod
     def new_id() -> str:
@@ -287,25 +291,41 @@ class _Store:
 
     def add(self, item) -> None:
         with self._lock:
+            self._drop_idle()
             while len(self._items) >= self.limit:
-                self.dropped(self._items.pop(next(iter(self._items))))
+                self._drop(next(iter(self._items)))
             self._items[item.id] = item
+            self._used[item.id] = time.monotonic()
+
+    def _drop(self, key: str) -> None:
+        self._used.pop(key, None)
+        self.dropped(self._items.pop(key))
+
+    def _drop_idle(self) -> None:
+        cutoff = time.monotonic() - self.idle_seconds
+        for key in [k for k, used in self._used.items() if used < cutoff]:
+            self._drop(key)
 
     def dropped(self, item) -> None:
         """An item dropped to make room."""
 
     def get(self, key: str):
-        item = self._items.get(key)
+        with self._lock:
+            self._drop_idle()
+            item = self._items.get(key)
+            if item is not None:
+                self._used[key] = time.monotonic()
         if item is None:
-            raise GameNotFound(f"no {self.what} {key!r} on this server (it may have been dropped: start a new one)")
+            raise GameNotFound(f"no {self.what} {key!r} on this server (it may have been dropped after "
+                               f"{self.idle_seconds / 3600:g} hours unused, or to make room: start a new one)")
         return item
 
 
 class Games(_Store):
     """The server's games."""
 
-    def __init__(self, max_games: int = MAX_GAMES):
-        super().__init__("game", max_games)
+    def __init__(self, max_games: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS):
+        super().__init__("game", max_games, idle_seconds)
 
     def dropped(self, item: WebGame) -> None:
         item.stop_analysis()
@@ -550,8 +570,8 @@ class ReviewJob:
 class Reviews(_Store):
     """The server's reviews."""
 
-    def __init__(self, workers: int = REVIEW_WORKERS):
-        super().__init__("review")
+    def __init__(self, workers: int = REVIEW_WORKERS, idle_seconds: float = IDLE_SECONDS):
+        super().__init__("review", idle_seconds=idle_seconds)
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="review")
 
     def dropped(self, item: ReviewJob) -> None:
