@@ -404,6 +404,7 @@ def test_the_serve_command_serves_the_page_on_localhost():
 
 @pytest.mark.parametrize("request_kwargs, status, words", [
     ({"headers": {"X-Barcelona-Token": "guess"}}, 403, "token"),                       # another page's guess
+    ({"headers": {"X-Barcelona-Token": "café".encode()}}, 403, "token"),               # not ASCII: no 500
     ({"headers": {"X-Barcelona-Token": TOKEN, "Origin": "http://evil.example"}}, 403, "Origin"),
     ({"headers": {"X-Barcelona-Token": TOKEN, "Sec-Fetch-Site": "cross-site"}}, 403, "Sec-Fetch-Site"),
     ({"headers": {"X-Barcelona-Token": TOKEN, "Content-Type": "application/x-www-form-urlencoded"},

@@ -44,17 +44,22 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
-    port = _free_port()
-    config = uvicorn.Config(create_app(token=TOKEN), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
+def _serve_in_thread(app, port):
+    """uvicorn serving `app` on 127.0.0.1:`port` in a thread, once it answers: (server, thread)."""
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
     while not srv.started:
         assert time.time() < deadline, "the server did not start"
         time.sleep(0.05)
+    return srv, thread
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    srv, thread = _serve_in_thread(create_app(token=TOKEN), port)
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(10)
@@ -285,17 +290,6 @@ class _Counting:
         if scope["type"] == "http" and scope["path"] == "/api/games":
             self.seen += 1
         await self.app(scope, receive, send)
-
-
-def _serve_in_thread(app, port):
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    return srv, thread
 
 
 def test_another_sites_page_cannot_drive_the_board(browser):

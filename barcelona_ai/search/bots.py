@@ -11,7 +11,7 @@ from .engine import Engine, Limit
 from .running import mix_seed
 from ..errors import BarcelonaError
 from .tree import flat_mc, static_value_of
-from .settings import FIELD_NAMES, PRESETS
+from .settings import FIELD_NAMES, FILE_FIELDS, PRESETS
 
 
 class Bot:
@@ -168,15 +168,14 @@ def _settings(spec: str, parts: list[str]) -> dict:
             if not math.isfinite(out[k]):
                 raise _spec_error(spec, f"{k} must be a finite number, not {v[:30]!r}")
         else:
-            out[k] = None if kinds[k] is type(None) and v.lower() == "none" else v
+            out[k] = None if k in FILE_FIELDS and v.lower() == "none" else v
     return out
 
 
 def _field_kind(name: str) -> type:
-    """The type a SearchSettings field's value is parsed to: its type in the default preset (a file field,
-    which may be None, is text; "none" names no file)."""
-    value = getattr(PRESETS["default"][2], name)
-    return type(None) if name in ("model", "forecast_model", "policy") else type(value)
+    """The type a SearchSettings field's value is parsed to: its type in the default preset (a file field is
+    text; "none" names no file)."""
+    return str if name in FILE_FIELDS else type(getattr(PRESETS["default"][2], name))
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

@@ -93,9 +93,7 @@ class SearchSettings:
 
     def replace(self, **overrides) -> SearchSettings:
         """These settings with the fields named changed (checked as at construction)."""
-        unknown = sorted(set(overrides) - set(FIELD_NAMES))
-        if unknown:
-            raise BarcelonaError(f"unknown search setting {unknown[0]!r} (settings: {', '.join(FIELD_NAMES)})")
+        _check_names(overrides)
         return replace(self, **overrides)
 
     def params(self) -> dict:
@@ -130,7 +128,13 @@ _NUMBERS = {"c_uct": (float, 0.0, 100.0), "mix_weight": (float, 0.0, 1.0), "marg
             "playout_weight": (float, 0.0, 1.0), "max_nodes": (int, 16, MAX_NODES_LIMIT),
             "threads": (int, 1, MAX_THREADS)}
 _FLAGS = ("root_halving", "reuse_tree")
-_FILES = ("model", "forecast_model", "policy")
+FILE_FIELDS = ("model", "forecast_model", "policy")     # file paths, or None where nothing reads one
+
+
+def _check_names(overrides: dict) -> None:
+    unknown = sorted(set(overrides) - set(FIELD_NAMES))
+    if unknown:
+        raise BarcelonaError(f"unknown search setting {unknown[0]!r} (settings: {', '.join(FIELD_NAMES)})")
 
 
 def _check_field(name: str, value) -> None:
@@ -140,7 +144,7 @@ def _check_field(name: str, value) -> None:
     elif name in _FLAGS:
         if not isinstance(value, bool):
             raise BarcelonaError(f"search setting {name} must be true or false, not {value!r}")
-    elif name in _FILES:
+    elif name in FILE_FIELDS:
         if value is not None and not isinstance(value, str):
             raise BarcelonaError(f"search setting {name} must be a file path or None, not {value!r}")
     else:
@@ -239,13 +243,12 @@ def preset_settings(preset: str = "default", **overrides) -> dict[int, SearchSet
     override that breaks a rule for some player count is refused, naming it."""
     if not isinstance(preset, str) or preset not in PRESETS:
         raise BarcelonaError(f"unknown preset {preset!r} (presets: {', '.join(PRESETS)})")
+    _check_names(overrides)
     out = {}
     for n, settings in PRESETS[preset].items():
         try:
             out[n] = settings.replace(**overrides)
         except BarcelonaError as exc:
-            if str(exc).startswith("unknown search setting"):
-                raise
             raise BarcelonaError(f"{exc} (the {preset} preset, {n} players)") from None
     return out
 

@@ -36,7 +36,6 @@ from ..learned.evaluation cimport NetC, ValueModel, net_evaluate, player_feature
 from ..learned.turn_policy cimport NGROUPS, TurnPolicy, TurnPolicyC
 
 from ..errors import BarcelonaError
-from ..rules.jsonio import load_json_file
 
 cdef extern from *:
     """
@@ -485,8 +484,7 @@ cdef class Tree:
         cdef int i
         if not 0 <= player < state.c.num_players:
             raise BarcelonaError(f"no seat {player} in a {state.c.num_players}-player game")
-        if not isinstance(params, dict) or set(params) != PARAM_FIELDS:
-            raise BarcelonaError("search parameters come from SearchSettings.params()")
+        _check_params(params)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise BarcelonaError(f"a seed is an integer, not {seed!r}")
         self.data = state.game_data
@@ -956,6 +954,12 @@ cdef class Tree:
 MAX_NODES_LIMIT = 50_000_000      # nodes per tree (72 bytes each: 3.6 GB); node indices are int32
 cdef ParamsC _NO_PARAMS
 PARAM_FIELDS = frozenset(_NO_PARAMS)   # the ParamsC fields, each named as the SearchSettings field it comes from
+
+
+def _check_params(params):
+    """The compiled search takes its parameters only from SearchSettings.params(): every ParamsC field by name."""
+    if not isinstance(params, dict) or set(params) != PARAM_FIELDS:
+        raise BarcelonaError("search parameters come from SearchSettings.params()")
 ROLLOUTS = {"uniform": ROLLOUT_UNIFORM, "heuristic": ROLLOUT_HEURISTIC}    # policy duels and benchmarks
 CHOICES = {                            # the ids in ParamsC of the search settings that are one of a few names
     "leaf": {"rollout": LEAF_ROLLOUT, "model": LEAF_MODEL, "mix": LEAF_MIX},
@@ -1053,8 +1057,7 @@ def flat_mc(State state, int player, long long iterations, seed, dict params):
     cdef long long it
     if n == 0 or state_current_player(d, &state.c) != player:
         raise BarcelonaError("flat Monte Carlo needs a decision of the given player")
-    if not isinstance(params, dict) or set(params) != PARAM_FIELDS:
-        raise BarcelonaError("search parameters come from SearchSettings.params()")
+    _check_params(params)
     p = params
     for i in range(n):
         sums[i] = 0.0

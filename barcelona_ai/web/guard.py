@@ -68,13 +68,16 @@ class RequestGuard:
         headers = Headers(scope=scope)
         host = headers.get("host", "")
         if self.loopback and not is_loopback(_host_name(host)):
-            return 403, f"Host: {host[:80]!r} is not this computer's name (open http://127.0.0.1:PORT/)"
+            return 403, (f"Host: {host[:80]!r} is not this computer's name: open the board at the address "
+                         f"barcelona-ai serve printed (http://127.0.0.1:...)")
         path = scope["path"]
         api = path.startswith("/api/")
         if api or (path == "/" and not self.loopback):
-            if not hmac.compare_digest(self._token_of(scope, headers), self.token):
-                where = "the page's" if api else "the address printed when the server started has it:"
-                return 403, f"token: this server answers only its own page ({where} ?token=...)"
+            given = self._token_of(scope, headers).encode("utf-8", "surrogatepass")
+            if not hmac.compare_digest(given, self.token.encode()):
+                if api:
+                    return 403, "token: this server answers only requests from its own page, which holds its token"
+                return 403, "token: open the board at the address barcelona-ai serve printed (it ends in ?token=...)"
         if not api:
             return None
         origin = headers.get("origin")
