@@ -113,28 +113,28 @@ def test_unused_build_ids_say_so():
 # pinned forms (the format must not change silently)
 
 PINNED = [
-    (C["A_INT_PICK"] + 1, "pick slot 2 VP2"),                  # R62-R65, slot benefits of the data file
+    (C["A_INT_PICK"] + 1, "pick slot 2 (2 VP)"),               # R62-R65, slot benefits of the data file
     (C["A_INT_DONE"], "pick done"),
     (C["A_GAIN_COINS"], "gain 2 coins"),                       # R42
     (C["A_GAIN_CLOTH"], "gain 1 cloth + 3 VP"),                # R42
-    (C["A_CERDA"], "Cerda +2"),                                # R89
+    (C["A_CERDA"], "Cerdà +2"),                                # R89
     (C["A_COBBLE"] + 2 * 6 + 5, "cobble r2c5"),                # R46
     (street_id("V(2,0)"), "wide V(2,0)"),                      # R50, R51
     (street_id("V(0,1)"), "narrow V(0,1)"),
     (street_id("D(2)"), "wide D(2)"),
     (C["A_INTERSECTION"] + cross(1, 1), "intersection (1,1)"),   # R57
     (C["A_MOD_IMPROVE"] + 2, "improve project 3"),             # R66
-    (C["A_MOD_TAKE"] + 4 * 5 + 2, "take SC05 -> project 3"),   # R71; tile 4 is SC05 in the data file
-    (C["A_PS"] + 0, "public service Sant Antoni"),             # R76
-    (C["A_PS"] + 6, "public service Pavello Operacions"),
+    (C["A_MOD_TAKE"] + 4 * 5 + 2, "take Intersections by 3 Buildings -> project 3"),   # R71; tile 4: SC05
+    (C["A_PS"] + 0, "public service Sant Antoni Market"),      # R76
+    (C["A_PS"] + 6, "public service Pavelló d'Operacions"),
     (tram_id("H(1,2)"), "tram -> H(1,2)"),                     # R81, R82
     (C["A_PASSENGER"], "passenger"),                           # R83
     (C["A_SKIP"], "skip"),
     (C["A_END_ACTIONS"], "end actions"),
     (C["A_SAG_STEP"], "sagrada step"),                         # R118
     (C["A_SAG_STOP"], "sagrada stop"),
-    (C["A_SAG_TILE"] + 1, "sagrada L1 RES2+VP2"),              # R119, text of the data file
-    (C["A_SAG_TILE"] + 15, "sagrada L3 ACT_IMPROVE_MODERNISME_FREE+VP8"),
+    (C["A_SAG_TILE"] + 1, "sagrada level 1: 2 resources + 2 VP"),     # R119
+    (C["A_SAG_TILE"] + 15, "sagrada level 3: Improve a Modernisme Project for free + 8 VP"),
     (C["A_RES"] + 2, "take 2 coins, rest cloth"),
     (C["A_RES"] + 1, "take 1 coin, rest cloth"),
     (C["A_DISCARD_COIN"], "discard coin"),                     # A39
@@ -143,7 +143,7 @@ PINNED = [
     (build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]), "build corner NE(0) using (0,0),(1,0)"),   # R96
     (build_id("B(2,3)", "L3", [(2, 3), (3, 3), (3, 4)]), "build L3 B(2,3) using (2,3),(3,3),(3,4)"),  # R98
     (C["A_DRAW"] + 1, "draw M"),                               # R32
-    (C["A_REVEAL"] + 5, "reveal SC07"),                        # R73; tile 5 is SC07
+    (C["A_REVEAL"] + 5, "reveal Line of Wide Streets"),        # R73; tile 5 is SC07
     (place_id(2, 3, U), "place (2,3) U on top"),               # R37, context-free
 ]
 

@@ -53,6 +53,9 @@ def test_every_field_parses_and_prints_back():
     assert parse_field("cerda", "1, 3, 14") == ["SC01", "SC03", "SC14"]
     assert parse_field("hand", "mw") == [0, 1] and parse_field("hand", "upper/Upper") == [2, 2]
     assert parse_field("services", "SANT_ANTONI estacio HOSPITAL lluis Universitat")[1] == "ESTACIO_FRANCA"
+    assert parse_field("cerda", "line of b, Coins in warehouse; COBBLE") == ["SC01", "SC03", "SC14"]   # names
+    assert parse_field("services", "Sant, Estació, Hosp, Passeig, Universitat")[:2] == ["SANT_ANTONI",
+                                                                                            "ESTACIO_FRANCA"]
     printed = parse_field("actions", "printed")
     assert printed["diagonal"] == "MOVE_TRAM" and len(set(printed["vertical"] + printed["horizontal"])) == 10
 
@@ -62,14 +65,16 @@ def test_every_field_parses_and_prints_back():
     ("players", "two", "players: expected an integer"),
     ("actions", "COB INT", "actions: expected 11 action tiles"),
     ("actions", "COB INT CER WID IMP CLO PS TAK COI NAR XYZ", "actions[11]: 'XYZ' is not an action tile (COI Gain 2"),
-    ("actions", "COB COB CER WID IMP CLO PS TAK COI NAR TRM", "actions: PLACE_COBBLESTONE is given twice"),
+    ("actions", "COB COB CER WID IMP CLO PS TAK COI NAR TRM", "actions: COB (Place Cobblestone) is given twice"),
     ("cerda", "SC01 SC03", "cerda: expected 3 Cerdà Scoring tiles"),
-    ("cerda", "SC05 SC01 SC02", "cerda[1]: 'SC05' is not a Cerdà Scoring tile"),
-    ("cerda", "SC01 SC01 SC02", "cerda: SC01 is given twice"),
-    ("display", "SC06 SC09 SC12 SC18", "display[1]: 'SC06' is not a Modernisme tile"),
+    ("cerda", "SC05 SC01 SC02", "cerda[1]: 'SC05' (Intersections by 3 Buildings) is not a Cerdà Scoring tile"),
+    ("cerda", "SC01 SC01 SC02", "cerda: Line of blocks is given twice"),
+    ("display", "SC06 SC09 SC12 SC18", "display[1]: 'SC06' (Cerdà multiplier) is not a Modernisme tile"),
     ("display", "SC08 SC09 SC12", "display: expected 4 Modernisme tiles"),
-    ("services", "sant pau universitat museu pavello", "services[1]: 'sant' is not a Public Service type (antoni,"),
-    ("services", "antoni antoni universitat museu pavello", "services: SANT_ANTONI is given twice"),
+    ("services", "st pau universitat museu pavello", "services[1]: 'st' is not a Public Service type (antoni,"),
+    ("display", "passengers, SC09, SC12, SC18", "display[1]: 'passengers' could be Passengers by 2 Buildings or "
+                                                "Passengers placed"),
+    ("services", "antoni antoni universitat museu pavello", "services: Sant Antoni Market is given twice"),
     ("hand", "W", "hand: expected 2 citizens"),
     ("hand", "W Q", "hand: 'Q' is not a citizen class"),
     ("seat", "4", "seat: expected an integer from 0 to 3"),
@@ -81,7 +86,7 @@ def test_bad_fields_name_the_field(name, text, needle):
 
 
 def test_checks_across_fields():
-    with pytest.raises(SetupError, match=r"display: SC03 is the twin of a Cerdà Scoring tile in play.*R15"):
+    with pytest.raises(SetupError, match=r"display: Coins in Warehouse is also a Cerdà Scoring tile in play"):
         check_setup(make_setup(display="SC03 SC09 SC12 SC18"))
     setup = make_setup()
     with pytest.raises(SetupError, match="seat: no seat 3 in a 2-player game"):
@@ -100,7 +105,7 @@ def test_the_setup_is_a_viewpoint_position_that_loads():
     v = s.view(viewpoint=1)
     assert v.players[1].hand == (1, 1, 0) and s.current_player() == 0
     assert setup_from_document(s.to_json(viewpoint=1)) == setup
-    assert "CER" in s.render() and "SC14 COBBLESTONES" in s.render()
+    assert "CER" in s.render() and "Cobblestones placed: Gain 2 VP per Cobblestone" in " ".join(s.render().split())
     for seed in range(5):           # the other hand is a sample; what seat 1 sees is the same
         assert State.from_json(doc, seed=seed).observation_hash(1) == s.observation_hash(1)
 
@@ -132,7 +137,8 @@ def test_setup_options_and_file_start_the_game_and_errors_name_the_option(tmp_pa
     p = cli(["table", "--setup-file", str(f), "--seat", "0", "--hand", "W W"], [])
     assert p.returncode == 2 and p.stderr.startswith("error: --seat: seat: given as '1' and as '0'")
     p = cli(["table", "--players", "2", "--cerda", "SC01 SC05 SC02"], [])
-    assert p.returncode == 2 and "error: --cerda: cerda[2]: 'SC05' is not a Cerdà Scoring tile" in p.stderr
+    assert p.returncode == 2
+    assert "error: --cerda: cerda[2]: 'SC05' (Intersections by 3 Buildings) is not a Cerdà" in p.stderr
     p = cli(["table", "--seed", "3", "--hand", "W M"], [])
     assert p.returncode == 2 and "error: --hand: the setup options describe a new game" in p.stderr
 

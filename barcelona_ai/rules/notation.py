@@ -14,29 +14,30 @@ A_PLACE + (c,r)*3 + top     ``place (2,3) W/M``  top W over bottom M,    ``place
                             only one citizen is held (R37, A2);          ``place (2,3) W on top``,
                             ``place (2,3) W on top`` without a hand      ``place (2,3) top W bottom M``,
                                                                          ``place (2,3) bottom M top W``
-A_INT_PICK + slot           ``pick slot 2 VP2`` (Intersection slot,      ``pick slot 2``, ``pick 2``, ``pick VP2``
-                            its printed benefit; R62-R65)
+A_INT_PICK + slot           ``pick slot 2 (2 VP)`` (Intersection slot,   ``pick slot 2``, ``pick 2``, ``pick 2 VP``,
+                            its printed benefit; R62-R65)                ``pick VP2`` (the data file's code)
 A_INT_DONE                  ``pick done``                                ``stop picking``
 A_GAIN_COINS                ``gain 2 coins`` (R42)                       ``gain coins``
 A_GAIN_CLOTH                ``gain 1 cloth + 3 VP`` (R42)                ``gain cloth``
-A_CERDA                     ``Cerda +2`` (R89)                           ``cerda``
+A_CERDA                     ``Cerdà +2`` (R89)                           ``cerda``
 A_COBBLE + side             ``cobble r2c5`` (Sidewalk row 2, col 5;      ``sidewalk r2c5``, ``r2c5``, ``c5r2``
                             R46)                                         (the letters name the axes)
 A_STREET + space            ``narrow V(0,1)`` / ``wide H(1,2)`` /        ``street V(0,1)``, ``V(0,1)``
                             ``wide D(2)`` (R50-R55)
 A_INTERSECTION + crossing   ``intersection (1,1)`` (R57)                 ``int (1,1)``
 A_MOD_IMPROVE + project     ``improve project 3`` (R66)                  ``improve 3``, ``raise project 3``
-A_MOD_TAKE + tile, project  ``take SC05 -> project 3`` (tile named by    ``take SC05 project 3``, ``take SC05 3``,
-                            its condition; R71)                          ``take SC05`` (if one project is legal)
-A_PS + type                 ``public service Sant Antoni`` (R76)         ``ps Sant Antoni``, ``SANT_ANTONI``
+A_MOD_TAKE + tile, project  ``take Intersections by 3 Buildings ->       ``take Intersections by 3 Buildings 3``,
+                            project 3`` (the tile named by its           ``take inter by 3``, ``take SC05 3`` (the
+                            condition, words.py; R71)                    beginning of a name, the data file's code)
+A_PS + type                 ``public service Sant Antoni Market`` (R76)  ``ps Sant Antoni``, ``Sant Antoni Market``
 A_TRAM + space              ``tram -> H(1,2)`` (R81, R82)                ``tram H(1,2)``, ``move tram H(1,2)``,
                                                                          ``H(1,2)``
 A_PASSENGER                 ``passenger`` (R83)                          ``place passenger``
 A_SKIP                      ``skip``                                     ``pass``, ``decline``
 A_END_ACTIONS               ``end actions``                              ``end``
 A_SAG_STEP / A_SAG_STOP     ``sagrada step`` / ``sagrada stop`` (R118)   ``step`` / ``stop``
-A_SAG_TILE + tile           ``sagrada L1 RES2+VP2`` (level and the       ``sagrada RES2+VP2``, ``RES2+VP2``
-                            tile's text in the data file; R119)
+A_SAG_TILE + tile           ``sagrada level 1: 2 resources + 2 VP``      ``sagrada 2 resources + 2 VP``,
+                            (level and the tile's benefit; R119)         ``sagrada L1 RES2+VP2``, ``RES2+VP2``
 A_RES + coins               ``take 2 coins + 1 cloth`` (split of the     ``take 2 coins``, ``take 2 coins, rest cloth``
                             free resources; context gives the total)
 A_DISCARD_COIN / _CLOTH     ``discard coin`` / ``discard cloth`` (A39)   ``discard coins`` / ``discard cloth``
@@ -44,7 +45,7 @@ A_BUILD + option            ``build L2 B(1,0) using (1,0),(2,1)``;       crossin
                             ``build corner NE(0) using (0,0),(1,0)``     ``build L2 B(1,0)`` (if only one is legal)
                             (R90-R103; the top citizens used)
 A_DRAW + class (chance)     ``draw W`` (R32)                             ``draw working``
-A_REVEAL + tile (chance)    ``reveal SC07`` (R73, R111)                  ``reveal SC07 WIDE_LINE``
+A_REVEAL + tile (chance)    ``reveal Line of Wide Streets`` (R73, R111)  ``reveal line of w``, ``reveal SC07``
 any legal id                                                             the bare integer, e.g. ``114``
 ==========================  ==========================================  =============================================
 
@@ -53,8 +54,8 @@ Citizen classes: ``W`` Working, ``M`` Middle, ``U`` Upper. Two citizens on a cro
 place (``"citizens": {"bottom": "MIDDLE", "top": "WORKING"}``, docs/positions.md), and where the order could be
 mistaken in a move it can be named too: ``place (2,3) top W bottom M``. Coordinates: a crossing is ``(c,r)``,
 column then row, as the board's ``c0..c4`` and ``r0..r4``; a Sidewalk space names its axes, ``r2c5`` (or
-``c5r2``). Modernisme tiles are named by their condition id (``SC05``); should an edition print two tiles with
-one condition, the later ones get ``#2``, ``#3``...
+``c5r2``). Modernisme tiles and Public Services are named in the game's words (words.py); should an edition
+print two tiles with one condition, the later ones get ``#2``, ``#3``...
 
 Only two forms depend on the state: the bottom citizen of ``place`` (taken from the hand of the player to move)
 and the Cloth part of a resource split (from the decision's total). Both have a context-free form that is also
@@ -62,8 +63,9 @@ accepted, and :func:`describe_action_id` always gives a context-free text.
 
 Parsing (python-chess / OpenSpiel style): :func:`string_to_action` formats every currently legal action and
 matches the text against those strings, so formatting and parsing cannot drift. Matching ignores case,
-whitespace, underscores, accents and the arrow ``->``. The written form of an action wins over the extra forms;
-an extra form that fits several legal actions raises :class:`AmbiguousMoveError`; text that fits no legal action
+whitespace, underscores, accents and the arrow ``->``. The written form of an action wins over the extra forms,
+and both over the beginning of a form (``take inter by 3 2``, ``ps sant``), which names a move when it fits only
+one; a text that fits several legal actions raises :class:`AmbiguousMoveError`; text that fits no legal action
 raises :class:`InvalidMoveError`, which says whether the text names a real move that is illegal now or is not
 notation at all. Guarantees (tested): within one state the strings of the legal actions are pairwise distinct,
 and ``string_to_action(s, action_to_string(s, a)) == a`` for every legal ``a``.
@@ -80,6 +82,7 @@ from ..core import CONSTANTS as C
 from ..core import action_id, integer_value, register_text_services
 from ..errors import AmbiguousMoveError, InvalidMoveError
 from .tables import load_edition, space_name
+from .words import effect_words, public_service_name, tile_names
 
 NUM_ACTIONS = C["NUM_ACTIONS"]
 CLASS_LETTERS = ("W", "M", "U")
@@ -116,7 +119,7 @@ _WORDS = {"COIN": "coin", "CLOTH": "cloth"}
 
 
 def _effect_words(text: str) -> str:
-    """'COIN2' -> '2 coins', 'CLOTH1+VP3' -> '1 cloth + 3 VP', 'CERDA2' -> 'Cerda +2' (anything else verbatim)."""
+    """'COIN2' -> '2 coins', 'CLOTH1+VP3' -> '1 cloth + 3 VP', 'CERDA2' -> 'Cerdà +2' (else as words.py)."""
     out = []
     for part in text.split("+"):
         m = re.fullmatch(r"([A-Z]+)(-?\d+)", part)
@@ -126,9 +129,9 @@ def _effect_words(text: str) -> str:
             out.append(f"{m.group(2)} VP")
         elif m and m.group(1) == "CERDA":
             n = int(m.group(2))
-            out.append(f"Cerda {'+' if n >= 0 else ''}{n}")
+            out.append(f"Cerdà {'+' if n >= 0 else ''}{n}")
         else:
-            out.append(part)
+            out.append(_brief(effect_words(part)))
     return " + ".join(out)
 
 
@@ -138,30 +141,31 @@ def _title(name: str) -> str:
 
 
 class _Names:
-    """Per-edition names used by the notation (built once per edition)."""
+    """Per-edition names used by the notation (built once per edition), in the game's words (words.py)."""
 
     def __init__(self, edition: Any):
         t = edition.t
         raw = edition.raw
         self.t = t
         cond_ids = [n.split()[0] for n in t["cond_names"]]
-        self.cond_full = list(t["cond_names"])
+        self.mod = tile_names(t)   # 'Intersections by 3 Buildings'
+        self.mod_codes = []        # the data file's code, 'SC05' (also read)
         seen: dict[str, int] = {}
-        self.mod = []          # tile name, e.g. 'SC05'
-        self.mod_full = []     # 'SC05 INTERSECTION_ADJ3'
-        for tile, cond in enumerate(t["mod_cond"]):
+        for cond in t["mod_cond"]:
             base = cond_ids[cond]
             seen[base] = seen.get(base, 0) + 1
-            name = base if seen[base] == 1 else f"{base}#{seen[base]}"
-            self.mod.append(name)
-            self.mod_full.append(f"{name} {t['cond_names'][cond].split(' ', 1)[1]}")
-        self.sag = []
+            self.mod_codes.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+        self.sag = []              # 'level 1: 2 resources + 2 VP'
+        self.sag_codes = []        # 'L1 RES2+VP2' (also read)
         seen = {}
         for i, txt in enumerate(t["sag_text"]):
             key = f"L{t['sag_level'][i]} {txt}"
             seen[key] = seen.get(key, 0) + 1
-            self.sag.append(key if seen[key] == 1 else f"{key}#{seen[key]}")
-        self.ps = [_title(n) for n in t["ps_names"]]
+            tag = "" if seen[key] == 1 else f" #{seen[key]}"
+            self.sag_codes.append(key if not tag else f"{key}#{seen[key]}")
+            self.sag.append(f"level {t['sag_level'][i]}: {_brief(effect_words(txt))}{tag}")
+        self.ps = [public_service_name(n) for n in t["ps_names"]]
+        self.ps_codes = [_title(n) for n in t["ps_names"]]
         try:
             self.inter = list(raw["player_board"]["intersections"]["benefit"])
         except (KeyError, TypeError):
@@ -172,9 +176,14 @@ class _Names:
             self.cloth_text = _effect_words(aeff["GAIN_CLOTH_3VP"])
             self.cerda_text = _effect_words(aeff["CERDA_PLUS_2"])
         except (KeyError, TypeError):
-            self.coins_text, self.cloth_text, self.cerda_text = "2 coins", "1 cloth + 3 VP", "Cerda +2"
+            self.coins_text, self.cloth_text, self.cerda_text = "2 coins", "1 cloth + 3 VP", "Cerdà +2"
         self.bs_names = list(t["bs_names"])
         self.static: dict[str, set[int]] | None = None
+
+
+def _brief(words: str) -> str:
+    """effect_words without its explanations in brackets."""
+    return re.sub(r" \([^)]*\)", "", words)
 
 
 _NAMES: dict[int, tuple[Any, _Names]] = {}
@@ -233,8 +242,10 @@ def _place_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list
 
 
 def _pick_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
-    ben = names.inter[i] if i < len(names.inter) else "?"
-    return f"pick slot {i + 1} {ben}", [f"pick slot {i + 1}", f"pick {i + 1}", f"pick {ben}"]
+    code = names.inter[i] if i < len(names.inter) else "?"
+    ben = _effect_words(code)
+    return (f"pick slot {i + 1} ({ben})",
+            [f"pick slot {i + 1}", f"pick {i + 1}", f"pick {ben}", f"pick {code}", f"pick slot {i + 1} {code}"])
 
 
 def _gain_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
@@ -243,7 +254,7 @@ def _gain_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[
         return f"gain {names.coins_text}", ["gain coins"]
     if i == 1:
         return f"gain {names.cloth_text}", ["gain cloth"]
-    return names.cerda_text, ["cerda", "advance cerda"]
+    return names.cerda_text, ["cerda", "advance cerda", "Cerda +2"]
 
 
 def _cobble_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
@@ -269,13 +280,14 @@ def _improve_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, li
 
 def _mod_take_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
     tile, k = i // 5, i % 5 + 1
-    nm = names.mod[tile]
-    return f"take {nm} -> project {k}", [f"take {nm} {k}", f"take {nm}", f"take {names.mod_full[tile]} -> project {k}"]
+    nm, code = names.mod[tile], names.mod_codes[tile]
+    return f"take {nm} -> project {k}", [f"take {nm} {k}", f"take {nm}", f"take {code} -> project {k}",
+                                         f"take {code} {k}", f"take {code}"]
 
 
 def _ps_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
-    nm = names.ps[i]
-    return f"public service {nm}", [f"ps {nm}", nm, f"build {nm}"]
+    nm, code = names.ps[i], names.ps_codes[i]
+    return f"public service {nm}", [f"ps {nm}", nm, f"build {nm}", f"public service {code}", f"ps {code}", code]
 
 
 def _tram_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
@@ -284,9 +296,9 @@ def _tram_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[
 
 
 def _sag_tile_forms(names: _Names, i: int, ctx: _Context | None) -> tuple[str, list[str]]:
-    full = names.sag[i]
-    text = full.split(" ", 1)[1]
-    return f"sagrada {full}", [f"sagrada {text}", text, f"sagrada tile {full}"]
+    full, code = names.sag[i], names.sag_codes[i]
+    text, code_text = full.split(": ", 1)[1], code.split(" ", 1)[1]
+    return f"sagrada {full}", [f"sagrada {text}", text, f"sagrada {code}", f"sagrada {code_text}", code_text]
 
 
 def _res_forms(names: _Names, n: int, ctx: _Context | None) -> tuple[str, list[str]]:
@@ -316,7 +328,7 @@ def _draw_forms(names: _Names, k: int, ctx: _Context | None) -> tuple[str, list[
 def _reveal_forms(names: _Names, tile: int, ctx: _Context | None) -> tuple[str, list[str]]:
     if tile >= len(names.mod):
         return "unknown id", []
-    return f"reveal {names.mod[tile]}", [f"reveal {names.mod_full[tile]}"]
+    return f"reveal {names.mod[tile]}", [f"reveal {names.mod_codes[tile]}"]
 
 
 def _fixed(text: str, *extra: str):
@@ -481,6 +493,46 @@ def parse_placement(text: Any) -> tuple[int, int, int, int | None] | None:
     return int(c), int(r), CLASS_LETTERS.index(top.upper()), bottom
 
 
+def _prefix_ids(key: str, primary: dict[str, list[int]], extra: dict[str, list[int]]) -> list[int]:
+    """The legal ids one of whose forms begins with `key` (an unambiguous beginning names a move)."""
+    ids: set[int] = set()
+    for table in (primary, extra):
+        for form, found in table.items():
+            if form.startswith(key):
+                ids.update(found)
+    return sorted(ids)
+
+
+_TILE_MOVE = re.compile(r"^\s*(take|reveal)\s+(.+?)\s*$", re.I)
+_PROJECT_TAIL = re.compile(r"^(.+?)\s*(?:->|\u2192)?\s*(?:project\s*)?([1-5])$", re.I)
+
+
+def _tile_prefix_ids(state: Any, text: str, legal: list[int]) -> list[int]:
+    """`take`/`reveal` with the beginning of a Modernisme tile's name (or its code), and for `take` the project
+    (`take inter by 3 -> project 2`, `take line of b 4`): the legal ids it can mean, every reading tried."""
+    m = _TILE_MOVE.match(text)
+    if not m:
+        return []
+    verb, rest = m.group(1).lower(), m.group(2)
+    names = _names(_edition_of(state))
+    readings = [(rest, None)]
+    tail = _PROJECT_TAIL.match(rest)
+    if tail and verb == "take":
+        readings.append((tail.group(1), int(tail.group(2))))
+    ids: set[int] = set()
+    for fragment, project in readings:
+        frag = normalize(fragment)
+        tiles = [k for k, (nm, code) in enumerate(zip(names.mod, names.mod_codes))
+                 if frag and (normalize(nm).startswith(frag) or normalize(code) == frag)]
+        for k in tiles:
+            if verb == "reveal":
+                ids.add(C["A_REVEAL"] + k)
+            else:
+                projects = [project] if project else range(1, 6)
+                ids.update(C["A_MOD_TAKE"] + k * 5 + j - 1 for j in projects)
+    return sorted(ids & set(legal))
+
+
 def string_to_action(state: Any, text: Any) -> int:
     """The legal action id that `text` names in `state` (see the module docstring for the forms)."""
     if integer_value(text) is not None:
@@ -511,9 +563,15 @@ def string_to_action(state: Any, text: Any) -> int:
     known = _static_table(_edition_of(state)).get(key)
     if known:
         ed = _edition_of(state)
-        what = "; ".join(f"'{describe_action_id(a, ed)}' (id {a})" for a in sorted(known)[:4])
+        what = "; ".join(f"'{describe_action_id(a, ed)}'" for a in sorted(known)[:4])
         raise InvalidMoveError(f"'{text}' is a well-formed move ({what}) but is not legal now; "
                                f"legal moves: {_some_legal(legal, strings)}")
+    ids = _tile_prefix_ids(state, text, legal) or _prefix_ids(key, primary, extra)
+    if len(ids) == 1:
+        return ids[0]
+    if ids:
+        shown = "; ".join(f"'{strings[legal.index(a)]}'" for a in ids[:10])
+        raise AmbiguousMoveError(f"'{text}' fits {len(ids)} legal moves: {shown}; write one of them in full")
     raise InvalidMoveError(f"'{text}' is not a move in Barcelona notation; legal moves: "
                            f"{_some_legal(legal, strings)}")
 

@@ -2,7 +2,7 @@
 
 :func:`render_state` draws, from top to bottom: the 5x5 street grid (crossings with their citizens and
 Intersections, street spaces with tiles, Passengers and Trams, blocks with buildings and marker stacks, and the
-action tile at the end of each street), the three citizen tracks, the Cerda Scoring tiles, the Cerda track, the
+action tile at the end of each street), the three citizen tracks, the Cerdà Scoring tiles, the Cerdà track, the
 Modernisme tiles, the Public Service stacks, the Sagrada offer, the Sidewalk, one block per player board
 (:func:`render_player`) and a last line saying whose decision it is. Coordinates are those of rules-inventory
 §0 and of the move notation (:mod:`barcelona_ai.rules.notation`).
@@ -14,7 +14,9 @@ from typing import Any
 
 from ..core import CONSTANTS as C
 from ..core import SOURCES, register_text_services
-from .tables import ACTION_KINDS, GRANT_KINDS, space_name
+from .tables import ACTION_KINDS, CONDITIONS, GRANT_KINDS, space_name
+from .words import (condition_name, condition_text, effect_words, grant_words, public_service_name, source_words,
+                    tile_names)
 
 CLASS_LETTERS = ("W", "M", "U")
 WIDTH = 70
@@ -33,7 +35,18 @@ _space_name = space_name                    # "V(c,r)", "H(c,r)", "D(k)" (tables
 
 
 def _cond(t: dict, cond: int) -> str:
-    return t["cond_names"][cond]
+    """A Cerdà Scoring tile's name and printed condition: 'Line of Wide Streets (Gain 2 VP per ...)'."""
+    kind = CONDITIONS[t["cond_kind"][cond]]
+    return f"{condition_name(kind)}: {condition_text(kind, t['cond_vp'][cond])}"
+
+
+def _brief(text: str) -> str:
+    """A printed benefit in words, without the explanations in brackets."""
+    words = effect_words(text)
+    while " (" in words and ")" in words:
+        a = words.index(" (")
+        words = words[:a] + words[words.index(")", a) + 1:]
+    return words
 
 
 def _short_benefit(text: str) -> str:
@@ -77,16 +90,7 @@ class _View:
             if pl.tram is not None:
                 self.tram_at.setdefault(pl.tram, []).append(pl.seat)
         self.bs_index = {name: i for i, name in enumerate(self.t["bs_names"])}
-        self.mod_name = self._mod_names()
-
-    def _mod_names(self) -> list[str]:
-        seen: dict[str, int] = {}
-        out = []
-        for cond in self.t["mod_cond"]:
-            base = self.t["cond_names"][cond].split()[0]
-            seen[base] = seen.get(base, 0) + 1
-            out.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
-        return out
+        self.mod_name = tile_names(self.t)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -207,7 +211,7 @@ def _grid_legend(v: _View) -> list[str]:
     items = []
     for k in sorted(set(v.sv.action_tiles)):
         if 0 <= k < len(ACTION_KINDS):
-            items.append(f"{ACTION_CODES[ACTION_KINDS[k]]} {v.t['action_titles'][k]}")
+            items.append(f"{ACTION_CODES[ACTION_KINDS[k]]} {grant_words(ACTION_KINDS[k])}")
     return lines + _wrap("actions: ", items, "; ")
 
 
@@ -262,11 +266,11 @@ def title_words(name: str) -> str:
 
 def _cerda(v: _View) -> list[str]:
     sv, t = v.sv, v.t
-    out = ["Cerda Scoring tiles:"]
+    out = ["Cerdà Scoring tiles:"]
     for sec in range(3):
         cond = sv.cerda_tiles[sec]
-        state = "scored" if sv.cerda_scored[sec] else "open"
-        out.append(f"  section {sec + 1}: {_cond(t, cond)}, {t['cond_vp'][cond]} VP each  [{state}]")
+        state = "scored" if sv.cerda_scored[sec] else "still to score"
+        out += _wrap(f"  section {sec + 1} ({state}): ", [_cond(t, cond)])
     mult = t["cerda_mult"]
     w = max(3, v.n + 1)
     idx = "".join(f"{i:>{w}}" for i in range(len(mult)))
@@ -275,7 +279,7 @@ def _cerda(v: _View) -> list[str]:
     for i in range(len(mult)):
         here = "".join(str(pl.seat) for pl in sv.players if pl.cerda == i)
         who += f"{here or '.':>{w}}"
-    out.append(f"Cerda track (start at {t['cerda_start']}):")
+    out.append(f"Cerdà track (start at {t['cerda_start']}):")
     out.append(f"  space {idx}")
     out.append(f"  mult  {mul}")
     out.append(f"  who   {who}")
@@ -284,10 +288,11 @@ def _cerda(v: _View) -> list[str]:
 
 def _modernisme(v: _View) -> list[str]:
     sv, t = v.sv, v.t
-    items = [f"{v.mod_name[i]} {_cond(t, t['mod_cond'][i]).split(' ', 1)[1]}" for i in sv.modernisme_display]
-    out = _wrap("Modernisme display: ", items)
+    out = ["Modernisme tiles on display (scored at the game end):"]
+    for i in sv.modernisme_display:
+        out += _wrap("  ", [_cond(t, t["mod_cond"][i])])
     discard = [v.mod_name[i] for i in sv.modernisme_discard]
-    out += _wrap(f"  stack {len(sv.modernisme_stack)} face down; discard {len(discard)}: ", discard, " ")
+    out += _wrap(f"  stack {len(sv.modernisme_stack)} face down; discard {len(discard)}: ", discard, "; ")
     return out
 
 
@@ -299,14 +304,14 @@ def _public_services(v: _View) -> list[str]:
         left = sv.public_services_left[k]
         if left is None:
             continue
-        title = title_words(name)
+        title = public_service_name(name)
         if left > 0:
             idx = per_stack - left
-            what = f"{left} left, next {t['ps_cost'][idx]} coins -> {t['ps_vp'][idx]} VP"
+            what = f"{left} left, next costs {t['ps_cost'][idx]} Coins, gives {t['ps_vp'][idx]} VP"
         else:
             what = "none left"
-        built = [str(pl.seat) for pl in sv.players if k in pl.public_services]
-        out.append(f"  {title:<20} {what}" + (f"; built by {','.join(built)}" if built else ""))
+        built = [f"P{pl.seat}" for pl in sv.players if k in pl.public_services]
+        out += _wrap(f"  {title:<28} ", [what + (f"; built by {', '.join(built)}" if built else "")])
     return out
 
 
@@ -314,8 +319,8 @@ def _sagrada_offer(v: _View) -> list[str]:
     t = v.t
     out = []
     for lvl in (1, 2, 3):
-        items = [t["sag_text"][i] for i in v.sv.sagrada_offer if t["sag_level"][i] == lvl]
-        out += _wrap(f"Sagrada offer L{lvl}: ", items)
+        items = [_brief(t["sag_text"][i]) for i in v.sv.sagrada_offer if t["sag_level"][i] == lvl]
+        out += _wrap(f"Sagrada Família tiles, level {lvl}: ", items, "; ")
     return out
 
 
@@ -337,7 +342,10 @@ def _sidewalk(v: _View) -> list[str]:
                     cell = "?"
             line += cell.ljust(9)
         out.append(line.rstrip())
-    out.append("  Co coin, Cl cloth, Ce Cerda, Sa Sagrada, Re resources, a.. action")
+    out += _wrap("  ", ["Co Coins", "Cl Cloths", "Ce Cerdà track steps", "Sa Sagrada Família steps",
+                        "Re resources", "aWide Build 1 Wide Street", "aNarr Build 2 Narrow Streets",
+                        "aInter Build an Intersection", "aImpr Improve a Modernisme Project",
+                        "aTake Take a Modernisme Project", "aTram Move Your Tram"], "; ")
     return out
 
 
@@ -355,7 +363,7 @@ def _player_lines(v: _View, p: int) -> list[str]:
         tag.append("turn")
     head = f"-- Player {p}" + (f" ({', '.join(tag)})" if tag else "") + " "
     out = [head.ljust(WIDTH - 2, "-")]
-    src = [f"{SOURCES[k]} {pl.vp_sources[k]}" for k in range(len(SOURCES)) if pl.vp_sources[k]]
+    src = [f"{source_words(SOURCES[k])} {pl.vp_sources[k]}" for k in range(len(SOURCES)) if pl.vp_sources[k]]
     out += _wrap(f" score {pl.score} VP: ", src) if src else [f" score {pl.score} VP"]
     cap = t["wh_free"] + pl.cobblestones
     cob_vp = t["cobble_vp"][pl.cobblestones - 1] if pl.cobblestones > 0 else 0
@@ -368,16 +376,16 @@ def _player_lines(v: _View, p: int) -> list[str]:
     tram = _space_name(pl.tram) if pl.tram is not None else "not placed"
     out.append(f" passengers {pl.passengers}/5 (end {pas_vp} VP)   tram {tram}   markers placed {pl.markers_placed}/8")
     mult = t["cerda_mult"][pl.cerda] if 0 <= pl.cerda < len(t["cerda_mult"]) else "?"
-    tiles = [t["sag_text"][x] if x is not None else "-" for x in pl.sagrada_tiles]
-    out.append(f" Cerda {pl.cerda} (x{mult})   Sagrada {pl.sagrada}/{t['sag_spaces'] - 1}: "
-               + " | ".join(tiles))
+    tiles = [_brief(t["sag_text"][x]) if x is not None else "-" for x in pl.sagrada_tiles]
+    out += _wrap(f" Cerdà track {pl.cerda} (x{mult})   Sagrada Família {pl.sagrada}/{t['sag_spaces'] - 1}: ",
+                 tiles, " | ")
     mods = []
     for k in range(5):
         tile = pl.modernisme[k]
         name = v.mod_name[tile] if tile is not None else "-"
-        mods.append(f"{k + 1}:{name} {'up' if pl.modernisme_up[k] else 'down'}")
-    out += _wrap(" Modernisme: ", mods, "  ")
-    built = [title_words(t["ps_names"][k]) for k in range(len(t["ps_names"]))
+        mods.append(f"{k + 1}: {name} ({'marker up' if pl.modernisme_up[k] else 'marker down'})")
+    out += _wrap(" Modernisme projects: ", mods, "; ")
+    built = [public_service_name(t["ps_names"][k]) for k in range(len(t["ps_names"]))
              if k in pl.public_services]
     out += _wrap(" Public Services: ", built)
     hand = pl.hand
@@ -404,10 +412,7 @@ def render_player(state: Any, p: int) -> str:
 
 def _status(v: _View) -> str:
     state, sv = v.state, v.sv
-    phase = sv.phase_name
     top = sv.top_frame
-    frame = top.kind_name if top is not None else ""
-    where = f"phase {phase}" + (f", frame {frame}" if frame else "")
     cp = sv.current_player
     if state.is_terminal():
         scores = state.scores()
@@ -421,40 +426,40 @@ def _status(v: _View) -> str:
         else:
             bag = ", ".join(f"{CLASS_LETTERS[k]} {sv.bag[k]}" for k in range(3))
             what = f"player {sv.turn_player} draws a citizen (bag: {bag}; {sv.draws_left} to draw)"
-        return f"Chance: {what}\n  [{where}]"
+        return f"Chance: {what}"
     if sv.discard_player is not None:
         what = "Warehouse overflow: discard a coin or a cloth"
     elif top is not None:
         kind = top.kind
         if kind == C["FR_GRANT"]:
             gk = top.a
-            name = GRANT_KINDS[gk] if 0 <= gk < len(GRANT_KINDS) else str(gk)
-            what = f"granted action {name} (or skip)"
+            name = grant_words(GRANT_KINDS[gk]) if 0 <= gk < len(GRANT_KINDS) else "an action"
+            what = f"you may {name[0].lower() + name[1:]} (or skip)"
         elif kind == C["FR_NARROW2"]:
-            what = "lay the second Narrow street tile"
+            what = "lay the second Narrow Street tile"
         elif kind == C["FR_PASSENGER"]:
             what = f"place a Passenger on {_space_name(top.a)}? (or skip)"
         elif kind == C["FR_SAGRADA"]:
-            what = f"Sagrada steps ({top.a} left): step or stop"
+            what = f"Sagrada Família track: {top.a} steps left, step or stop"
         elif kind == C["FR_SAG_TILE"]:
-            what = f"choose a level {top.a} Sagrada tile for slot {top.b + 1}"
+            what = f"choose a level {top.a} Sagrada Família tile for slot {top.b + 1}"
         elif kind == C["FR_RES"]:
-            what = f"split {top.a} resources between coins and cloth"
+            what = f"split {top.a} resources between Coins and Cloths"
         elif kind == C["FR_INT_PICK"]:
             what = f"pick Intersection benefits ({top.a} left; player {sv.turn_player}'s turn)"
         else:
             what = "decide"
     elif sv.phase == C["PH_PLACE"]:
-        what = "place citizens on a crossing (turn step 1)"
+        what = "place 2 citizens on an empty crossing (turn step 1)"
     elif sv.phase == C["PH_ACTIONS"]:
         c = sv.place_crossing
-        what = f"actions of crossing ({c % 5},{c // 5}), or end actions"
+        what = f"take the actions of crossing ({c % 5},{c // 5}), or end actions"
     elif sv.phase == C["PH_BUILD"]:
-        what = "construct a building (step 2, compulsory)"
+        what = "construct a Building (turn step 2, compulsory)"
     else:
         what = "decide"
     n = len(state.legal_actions())
-    return f"Player {cp} to move: {what}\n  [{where}; {n} legal]"
+    return f"Player {cp} to move: {what}\n  ({n} possible {'move' if n == 1 else 'moves'})"
 
 
 def render_state(state: Any, marks: dict | None = None) -> str:

@@ -8,18 +8,20 @@ setup file (one ``field: value`` a line) and at the setup prompts:
     players:  2                                   # 2..4
     seat:     1                                   # yours; seat 0 is the first player (R31)
     actions:  COB INT CER WID IMP / CLO PS TAK COI NAR / TRM     # or: printed
-    cerda:    SC01 SC03 SC14                      # sections 1, 2, 3
-    display:  SC08 SC09 SC12 SC18
+    cerda:    Line of blocks, Coins in Warehouse, Cobblestones placed      # sections 1, 2, 3
+    display:  Public Services built, Narrow Streets placed, Markers in top position, Modernisme tiles
     services: antoni pau universitat museu pavello
     hand:     W M
 
 ``actions`` lists the tiles as the board shows them: the 5 at the foot of the vertical streets c0..c4 (left to
 right), the 5 at the end of the horizontal streets r0..r4 (top to bottom), then the diagonal's; each tile by
 the board's 3-letter code (``COI`` Gain 2 Coins ...) or its full name, each once (R11). ``printed`` takes the
-actions printed under the spaces (R11's first-game option). Cerdà and Modernisme tiles are written by their
-condition id (``SC05``, or ``5``); the display never holds the twin of a Cerdà tile (R15, those went back to
-the box). A Public Service is named by any word of its name no other type has (``antoni``, ``pau``,
-``museu`` ...) or its full name. Citizens are ``W``, ``M``, ``U`` (Working, Middle, Upper class).
+actions printed under the spaces (R11's first-game option). Cerdà and Modernisme tiles are named by their
+condition (words.py: ``Line of blocks``), or the beginning of it that no other tile shares (``line of b``),
+separated by commas; or by their number in the prompt's list, or the data file's code (``SC05``), separated by
+spaces. The display never holds the twin of a Cerdà tile (R15, those went back to the box). A Public Service is
+named by any word of its name no other type has (``antoni``, ``pau``, ``museu`` ...) or its full name. Citizens
+are ``W``, ``M``, ``U`` (Working, Middle, Upper class).
 
 Every check names the field and says what it expected; the whole setup becomes a position document in the
 viewpoint form (docs/positions.md), which the position reader checks once more.
@@ -32,7 +34,8 @@ from dataclasses import dataclass, field
 from ..errors import InvalidPositionError
 from .jsonio import read_bytes, short_repr, show_path
 from .render import ACTION_CODES
-from .tables import ACTION_KINDS, CLASSES, load_edition
+from .tables import ACTION_KINDS, CLASSES, CONDITIONS, load_edition
+from .words import condition_name, condition_text, public_service_name
 
 FIELDS = ("players", "seat", "actions", "cerda", "display", "services", "hand")
 COMPONENT_FIELDS = FIELDS[2:]         # what lies on the table (not players, seat): table's options, the web form
@@ -73,7 +76,10 @@ class _Names:
     def __init__(self):
         t = load_edition("default").t
         ids = [name.split()[0] for name in t["cond_names"]]
-        self.cond_title = {name.split()[0]: name.partition(" ")[2] for name in t["cond_names"]}
+        self.codes = ids                                           # every condition, in the data file's order
+        kinds = [CONDITIONS[k] for k in t["cond_kind"]]
+        self.tile_name = {ids[i]: condition_name(kinds[i]) for i in range(len(ids))}
+        self.tile_text = {ids[i]: condition_text(kinds[i], t["cond_vp"][i]) for i in range(len(ids))}
         self.cerda = [ids[i] for i in t["cerda_cond"]]
         self.modernisme = [ids[i] for i in t["mod_cond"]]
         self.display_size = t["display_size"]
@@ -92,11 +98,31 @@ class _Names:
         raise SetupError(f"{where}: {short_repr(text)} is not an action tile ({known})")
 
     def tile(self, text: str, where: str, allowed: list[str], what: str) -> str:
-        m = re.fullmatch(r"(?:SC)?0*(\d{1,2})", text.strip(), re.I)
-        tid = f"SC{int(m.group(1)):02d}" if m else None
-        if tid not in allowed:
-            raise SetupError(f"{where}: {short_repr(text)} is not a {what} (one of {', '.join(allowed)})")
-        return tid
+        """A tile of `allowed` by its number in the list (the data file's code's, 5 for SC05), that code or
+        (the beginning of) its name."""
+        text = text.strip()
+        m = re.fullmatch(r"(?:SC)?0*(\d{1,2})", text, re.I)
+        if m:
+            code = f"SC{int(m.group(1)):02d}"
+            if code in allowed:
+                return code
+            named = f" ({self.tile_name[code]})" if code in self.tile_name else ""
+            raise SetupError(f"{where}: {short_repr(text)}{named} is not a {what}; the {what}s are numbers "
+                             f"{', '.join(str(_number(c)) for c in allowed)} of the list")
+        key = _key(text)
+        exact = [c for c in allowed if _key(self.tile_name[c]) == key]
+        found = exact or [c for c in allowed if key and _key(self.tile_name[c]).startswith(key)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise SetupError(f"{where}: {short_repr(text)} could be {' or '.join(self.tile_name[c] for c in found)}"
+                             "; write more of the name")
+        raise SetupError(f"{where}: {short_repr(text)} is not a {what} (one of "
+                         f"{', '.join(self.tile_name[c] for c in allowed)})")
+
+    def tile_list(self, allowed: list[str]) -> str:
+        """The numbered tiles of `allowed` with their text, one a line (what a tile prompt shows)."""
+        return "\n".join(f"  {_number(c):2d}. {self.tile_name[c]}: {self.tile_text[c]}" for c in allowed)
 
     def service(self, text: str, where: str) -> str:
         up = text.strip().upper().replace(" ", "_")
@@ -104,8 +130,17 @@ class _Names:
             return up
         if up in self.service_words:
             return self.service_words[up]
+        key = _key(text)
+        found = [s for s in self.services if key and _key(public_service_name(s)).startswith(key)]
+        if len(found) == 1:
+            return found[0]
         words = ", ".join(service_short(s) for s in self.services)
         raise SetupError(f"{where}: {short_repr(text)} is not a Public Service type ({words})")
+
+
+def _number(code: str) -> int:
+    """A tile's number in the lists: its code's ('SC05' -> 5)."""
+    return int(code[2:])
 
 
 def _unique_words(names: list[str]) -> dict[str, str]:
@@ -141,11 +176,30 @@ def _tokens(text: str) -> list[str]:
     return [t for t in re.split(r"[\s,;/]+", str(text).strip()) if t]
 
 
-def _distinct(values: list[str], where: str, rule: str) -> None:
+def _tile_tokens(text: str) -> list[str]:
+    """Tile names separated by commas or semicolons; numbers and codes may be separated by spaces too."""
+    text = str(text).strip()
+    if re.search(r"[,;]", text):
+        return [t.strip() for t in re.split(r"[,;]", text) if t.strip()]
+    toks = text.split()
+    if all(re.fullmatch(r"(?:SC)?\d{1,2}", t, re.I) for t in toks):
+        return toks
+    return [text] if text else []
+
+
+def _key(text: str) -> str:
+    """The matching key of a name: lower case, letters and digits only, no accents."""
+    import unicodedata
+    text = unicodedata.normalize("NFKD", str(text))
+    return "".join(ch for ch in text.lower() if ch.isalnum() and not unicodedata.combining(ch))
+
+
+def _distinct(values: list[str], where: str, show) -> None:
+    """No value twice (`show` writes a value for the message)."""
     seen = set()
     for v in values:
         if v in seen:
-            raise SetupError(f"{where}: {v} is given twice; each tile is on the table once ({rule})")
+            raise SetupError(f"{where}: {show(v)} is given twice; each tile is on the table once")
         seen.add(v)
 
 
@@ -175,38 +229,40 @@ def parse_actions(text: str) -> dict:
                                 "r0..r4, then the diagonal's) or 'printed'",
            "COB INT CER WID IMP / CLO PS TAK COI NAR / TRM")
     tiles = [nm.action(t, f"actions[{i + 1}]") for i, t in enumerate(toks)]
-    _distinct(tiles, "actions", "R11")
+    _distinct(tiles, "actions", lambda k: f"{ACTION_CODES[k]} ({nm.action_titles[k]})")
     return {"vertical": tiles[:5], "horizontal": tiles[5:10], "diagonal": tiles[10]}
 
 
 def _parse_tiles(text: str, field: str, count: int, what: str, example: str, pool, kind: str, rule: str):
     """`count` distinct tiles of `pool` named in `text` (the field `field` of the setup)."""
     nm = names()
-    toks = _tokens(text)
-    _count(toks, count, field, f"{what} ({rule})", example)
+    toks = _tile_tokens(text)
+    _count(toks, count, field, f"{what}, separated by commas", example)
     tiles = [nm.tile(t, f"{field}[{i + 1}]", pool, kind) for i, t in enumerate(toks)]
-    _distinct(tiles, field, rule)
+    _distinct(tiles, field, lambda c: nm.tile_name[c])
     return tiles
 
 
 def parse_cerda(text: str) -> list[str]:
-    return _parse_tiles(text, "cerda", 3, "Cerdà Scoring tiles, sections 1 to 3", "SC01 SC03 SC14", names().cerda,
+    return _parse_tiles(text, "cerda", 3, "Cerdà Scoring tiles, sections 1 to 3",
+                        "Line of blocks, Coins in Warehouse, Cobblestones placed", names().cerda,
                         "Cerdà Scoring tile", "R14")
 
 
 def parse_display(text: str) -> list[str]:
     nm = names()
-    return _parse_tiles(text, "display", nm.display_size, "Modernisme tiles on the display", "SC08 SC09 SC12 SC18",
+    return _parse_tiles(text, "display", nm.display_size, "Modernisme tiles on the display",
+                        "Public Services built, Narrow Streets placed, Markers in top position, Modernisme tiles",
                         nm.modernisme, "Modernisme tile", "R16")
 
 
 def parse_services(text: str) -> list[str]:
     nm = names()
-    toks = _tokens(text)
-    _count(toks, nm.in_play, "services", "Public Service types in play (R17)",
+    toks = [t.strip() for t in re.split(r"[,;]", text) if t.strip()] if re.search(r"[,;]", text) else _tokens(text)
+    _count(toks, nm.in_play, "services", "Public Service types in play",
            " ".join(service_short(s) for s in nm.services[:nm.in_play]))
     types = [nm.service(t, f"services[{i + 1}]") for i, t in enumerate(toks)]
-    _distinct(types, "services", "R17")
+    _distinct(types, "services", public_service_name)
     return types
 
 
@@ -215,7 +271,7 @@ def parse_hand(text: str) -> list[int]:
     toks = _tokens(text)
     if len(toks) == 1 and re.fullmatch(r"[wmu]{2}", toks[0], re.I):
         toks = list(toks[0])
-    _count(toks, 2, "hand", "citizens, your two from the bag (R32)", "W M")
+    _count(toks, 2, "hand", "citizens, your two from the bag", "W M")
     out = []
     for t in toks:
         k = next((i for i, c in enumerate(CLASSES) if t.upper() in (c, CLASS_LETTERS[i])), None)
@@ -250,7 +306,7 @@ def format_field(name: str, value) -> str:
         return " ".join(service_short(s) for s in value)
     if name == "hand":
         return " ".join(CLASS_LETTERS[k] for k in value)
-    return " ".join(value)
+    return ", ".join(names().tile_name[t] for t in value)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -305,8 +361,8 @@ def check_setup(setup: TableSetup) -> None:
                          f"(seats are 0..{setup.players - 1})")
     twins = [t for t in setup.display if t in setup.cerda]
     if twins:
-        raise SetupError(f"display: {twins[0]} is the twin of a Cerdà Scoring tile in play; it went back to the "
-                         "box (R15), so it cannot be on the display")
+        raise SetupError(f"display: {names().tile_name[twins[0]]} is also a Cerdà Scoring tile in play; its "
+                         "Modernisme twin went back to the box at the setup, so it cannot be on the display")
 
 
 def setup_document(setup: TableSetup) -> dict:
@@ -343,8 +399,8 @@ PROMPTS = {
     "seat": "Your seat (0 = the first player)",
     "actions": "Action tiles: columns c0-c4 / rows r0-r4 / diagonal (e.g. COB INT CER WID IMP / CLO PS TAK "
                "COI NAR / TRM, or printed)",
-    "cerda": "Cerda Scoring tiles of sections 1, 2, 3 (e.g. SC01 SC03 SC14)",
-    "display": "The 4 Modernisme tiles on the display (e.g. SC08 SC09 SC12 SC18)",
+    "cerda": "{tiles}\nCerdà Scoring tiles of sections 1, 2, 3: names or numbers from the list, separated by commas",
+    "display": "{tiles}\nThe 4 Modernisme tiles on the display: names or numbers from the list, separated by commas",
     "services": "The 5 Public Service types in play (short names: {services})",
     "hand": "Your two citizens (W, M or U; e.g. W M)",
 }
@@ -354,8 +410,25 @@ def prompt(name: str, setup: TableSetup) -> str:
     text = PROMPTS[name]
     if name == "seat" and setup.players:
         text = f"Your seat (0 = the first player) [0-{setup.players - 1}]"
-    return text.format(services=", ".join(service_short(s) for s in names().services))
+    nm = names()
+    pool = nm.cerda if name == "cerda" else nm.modernisme
+    return text.format(services=", ".join(service_short(s) for s in nm.services), tiles=nm.tile_list(pool))
+
+
+def choices(name: str) -> list[dict] | None:
+    """What a picker offers for setup field `name` (the web board's form): [{"value", "name", "text"}] for the
+    tile and Public Service fields, in the prompt's order; None for the others."""
+    nm = names()
+    if name in ("cerda", "display"):
+        pool = nm.cerda if name == "cerda" else nm.modernisme
+        return [{"value": str(_number(c)), "code": c, "name": nm.tile_name[c], "text": nm.tile_text[c]}
+                for c in pool]
+    if name == "services":
+        return [{"value": service_short(s), "code": s, "name": public_service_name(s), "text": ""}
+                for s in nm.services]
+    return None
 
 
 __all__ = ["TableSetup", "SetupError", "FIELDS", "COMPONENT_FIELDS", "parse_field", "format_field", "set_field",
-           "read_setup_file", "check_setup", "setup_document", "setup_from_document", "prompt", "service_short"]
+           "read_setup_file", "check_setup", "setup_document", "setup_from_document", "prompt", "service_short",
+           "choices"]

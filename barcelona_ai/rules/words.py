@@ -1,0 +1,200 @@
+"""The game's words: what a player reads for every tile, benefit, action, Public Service and source of VP.
+
+Everything a person sees (the text board, the move notation, hints, reviews, the web board, error messages) names
+components through this module, in the rulebook's terms (its Appendix for the Modernisme and Cerdà Scoring tiles
+and the Public Services, its action and icon pages for the rest). The data files keep their codes ("SC05",
+"INTERSECTION_ADJ3", "ACT_BUILD_WIDE"); they are read here and never shown.
+
+A Modernisme or Cerdà Scoring tile prints no title, only its condition and VP: its name here is a short phrase of
+that condition ("Intersections by 3 Buildings"), unique within an edition, and its text the Appendix's sentence.
+"""
+from __future__ import annotations
+
+import re
+
+from .tables import CONDITIONS
+
+__all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WORDS", "CLASS_WORDS",
+           "condition_name", "condition_text", "tile_names", "public_service_name", "public_service_text",
+           "effect_words", "effect_short", "grant_words", "source_words"]
+
+# condition -> (name, the Appendix's text with {vp} for its VP)
+CONDITION_WORDS = {
+    "BLOCK_LINE": ("Line of blocks", "{vp} VP per block in your longest uninterrupted vertical or horizontal line "
+                   "of blocks (you are present in a block with at least 1 Building marker in it)"),
+    "CLOTH_5": ("Cloth in Warehouse", "{vp} VP per Cloth in your Warehouse, up to 5 Cloths"),
+    "COIN_5": ("Coins in Warehouse", "{vp} VP per Coin in your Warehouse, up to 5 Coins"),
+    "NARROW_LINE": ("Line of Narrow Streets", "{vp} VP per Narrow Street tile in your longest uninterrupted line "
+                    "of Narrow Street tiles on one street"),
+    "INTERSECTION_ADJ3": ("Intersections by 3 Buildings", "{vp} VP per Intersection of yours adjacent to 3 or "
+                          "more Buildings"),
+    "CERDA_MULT": ("Cerdà multiplier", "{vp} VP times your multiplier on the Cerdà track (0x to 4x)"),
+    "WIDE_LINE": ("Line of Wide Streets", "{vp} VP per Wide Street tile in your longest uninterrupted line "
+                  "(vertical, horizontal or diagonal) of Wide Street tiles on one street"),
+    "PUBLIC_SERVICES": ("Public Services built", "{vp} VP per Public Service you have built"),
+    "NARROW_TILES": ("Narrow Streets placed", "{vp} VP per Narrow Street tile you have placed"),
+    "PASSENGER_ADJ2": ("Passengers by 2 Buildings", "{vp} VP per Passenger of yours adjacent to at least 2 "
+                       "Buildings"),
+    "WIDE_TILES": ("Wide Streets placed", "{vp} VP per Wide Street tile you have placed"),
+    "MOD_TOP": ("Markers in top position", "{vp} VP per Modernisme marker of yours moved to its top position"),
+    "PASSENGERS": ("Passengers placed", "{vp} VP per Passenger you have placed"),
+    "COBBLESTONES": ("Cobblestones placed", "{vp} VP per Cobblestone tile you have placed on the Sidewalk"),
+    "INTERSECTIONS": ("Intersections placed", "{vp} VP per Intersection you have placed"),
+    "EMPTY_MARKER_STACKS": ("Empty marker stacks", "{vp} VP per empty stack of Building markers on your player "
+                            "board"),
+    "CORNER_BLOCKS": ("Corner Buildings", "{vp} VP per Corner Building of yours, each on a different block"),
+    "MOD_TILES": ("Modernisme tiles", "{vp} VP per Modernisme tile on your player board"),
+    "BOTTOM_MARKERS": ("Bottom markers", "{vp} VP per Building marker of yours at the bottom of its stack on a "
+                       "non-Corner Building"),
+}
+
+# Public Service type -> (name on the tile, what building it gives besides its cost, 2 Cerdà steps and VP)
+PUBLIC_SERVICE_WORDS = {
+    "SANT_ANTONI": ("Sant Antoni Market", "1 Cloth for every block with at least one of your Building markers"),
+    "ESTACIO_FRANCA": ("Estació de França", "a Move Your Tram action (the Passenger costs no Coins)"),
+    "HOSPITAL_SANT_PAU": ("Hospital de Sant Pau", "a Build an Intersection action, free of any Coin cost"),
+    "LLUIS_COMPANYS": ("Passeig de Lluís Companys", "a Build Wide Street/Narrow Streets action"),
+    "UNIVERSITAT": ("Universitat de Barcelona", "a Place Cobblestone action anywhere on the Sidewalk"),
+    "MUSEU_MODERNISME": ("Museu del Modernisme Català", "2 steps on your Sagrada Família track"),
+    "PAVELLO_OPERACIONS": ("Pavelló d'Operacions", "a Take a Modernisme Project action, free of the Cloth cost"),
+}
+
+# granted action (an action tile, a Sidewalk space, a Sagrada tile, a Public Service) -> what it lets you do
+GRANT_WORDS = {
+    "GAIN_2_COINS": "Gain 2 Coins", "GAIN_CLOTH_3VP": "Gain 1 Cloth and 3 VP",
+    "PLACE_COBBLESTONE": "Place Cobblestone", "BUILD_1_WIDE": "Build 1 Wide Street",
+    "BUILD_2_NARROW": "Build 2 Narrow Streets", "BUILD_INTERSECTION": "Build an Intersection",
+    "IMPROVE_MODERNISME": "Improve a Modernisme Project", "TAKE_MODERNISME": "Take a Modernisme Project",
+    "BUILD_PUBLIC_SERVICE": "Build a Public Service", "MOVE_TRAM": "Move Your Tram",
+    "CERDA_PLUS_2": "Advance 2 on the Cerdà track", "BUILD_STREETS": "Build Wide Street/Narrow Streets",
+    "BUILD_INTERSECTION_FREE": "Build an Intersection for free",
+    "IMPROVE_MODERNISME_FREE": "Improve a Modernisme Project for free",
+    "TAKE_MODERNISME_FREE": "Take a Modernisme Project for free",
+    "PLACE_COBBLESTONE_ANYWHERE": "Place Cobblestone anywhere",
+    "MOVE_TRAM_COIN_FREE": "Move Your Tram, the Passenger free of Coins",
+    # the names the data files give the granted actions of Sidewalk spaces and Sagrada tiles
+    "BUILD_WIDE": "Build 1 Wide Street", "BUILD_NARROW": "Build 2 Narrow Streets",
+}
+
+# score source (core.SOURCES) -> words
+SOURCE_WORDS = {
+    "streets": "streets", "buildings": "buildings", "actions": "action tiles", "intersections": "Intersections",
+    "sidewalk": "Sidewalk", "sagrada": "Sagrada Família", "public_services": "Public Services",
+    "cerda_scoring": "Cerdà Scorings", "cerda_overflow": "Cerdà track beyond its end",
+    "final_cobblestones": "Cobblestones (game end)", "final_passengers": "Passengers (game end)",
+    "final_modernisme": "Modernisme tiles (game end)",
+}
+CLASS_WORDS = ("Working", "Middle", "Upper")
+
+
+def condition_name(kind: str) -> str:
+    """A tile's name from its condition ('INTERSECTION_ADJ3' -> 'Intersections by 3 Buildings')."""
+    return CONDITION_WORDS.get(kind, (kind.replace("_", " ").capitalize(), ""))[0]
+
+
+def condition_text(kind: str, vp: int) -> str:
+    """The tile's printed condition: 'Gain 3 VP per Intersection of yours adjacent to 3 or more Buildings'."""
+    text = CONDITION_WORDS.get(kind, ("", "{vp} VP per " + kind.replace("_", " ").lower()))[1]
+    return "Gain " + text.format(vp=vp)
+
+
+def tile_names(t: dict) -> list[str]:
+    """The names of an edition's Modernisme tiles (tables `mod_cond`, `cond_kind`), a second tile of one
+    condition named '... #2'."""
+    seen: dict[str, int] = {}
+    out = []
+    for cond in t["mod_cond"]:
+        base = condition_name(CONDITIONS[t["cond_kind"][cond]])
+        seen[base] = seen.get(base, 0) + 1
+        out.append(base if seen[base] == 1 else f"{base} #{seen[base]}")
+    return out
+
+
+def public_service_name(kind: str) -> str:
+    return PUBLIC_SERVICE_WORDS.get(kind, (kind.replace("_", " ").title(), ""))[0]
+
+
+def public_service_text(kind: str, benefit: str = "") -> str:
+    """What a Public Service gives besides its cost, the 2 Cerdà steps and its VP: the rulebook's words for the
+    shipped types, else the data file's benefit in words."""
+    if kind in PUBLIC_SERVICE_WORDS:
+        return PUBLIC_SERVICE_WORDS[kind][1]
+    return effect_words(benefit)
+
+
+def grant_words(kind: str) -> str:
+    return GRANT_WORDS.get(kind, kind.replace("_", " ").capitalize())
+
+
+def source_words(source: str) -> str:
+    return SOURCE_WORDS.get(source, source.replace("_", " "))
+
+
+def _amount(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _effect_part(code: str, amount: int | None) -> str:
+    if code == "COIN":
+        return _amount(amount, "Coin", "Coins")
+    if code == "CLOTH":
+        return _amount(amount, "Cloth", "Cloths")
+    if code == "RES":
+        return _amount(amount, "resource", "resources") + " (Coins or Cloths, your choice)"
+    if code == "VP":
+        return f"{amount} VP"
+    if code == "CERDA":
+        return (f"{_amount(amount, 'step', 'steps')} on the Cerdà track" if amount >= 0
+                else f"{_amount(-amount, 'step', 'steps')} back on the Cerdà track")
+    if code == "SAGRADA":
+        return f"{_amount(amount, 'step', 'steps')} on your Sagrada Família track"
+    if code == "CLOTH_PER_BLOCK":
+        return "1 Cloth per block with your Building marker"
+    if code.startswith("ACT_"):
+        return grant_words(code[4:])
+    return code.replace("_", " ").lower()
+
+
+_PART = re.compile(r"([A-Z_]+?)(-?\d+)?")
+
+
+def _parts(text: str) -> list[tuple[str, int | None]]:
+    out = []
+    for part in str(text).split("+"):
+        m = _PART.fullmatch(part.strip())
+        if m:
+            out.append((m.group(1), int(m.group(2)) if m.group(2) is not None else None))
+        elif part.strip():
+            out.append((part.strip(), None))
+    return out
+
+
+def effect_words(text: str) -> str:
+    """A printed benefit in words: 'CLOTH1+VP3' -> '1 Cloth + 3 VP', 'ACT_IMPROVE_MODERNISME_FREE+VP2' ->
+    'Improve a Modernisme Project for free + 2 VP', '' -> 'nothing'."""
+    parts = [_effect_part(code, n) for code, n in _parts(text) if code not in ("", "-")]
+    return " + ".join(parts) if parts else "nothing"
+
+
+_SHORT = {"COIN": "Coin", "CLOTH": "Cloth", "VP": "VP", "CERDA": "Cerdà", "SAGRADA": "Sagrada", "RES": "res."}
+_SHORT_ACTS = {"BUILD_WIDE": "Wide Street", "BUILD_NARROW": "2 Narrow", "BUILD_INTERSECTION": "Intersection",
+               "IMPROVE_MODERNISME": "Improve", "TAKE_MODERNISME": "Take tile", "MOVE_TRAM": "Tram",
+               "IMPROVE_MODERNISME_FREE": "free Improve", "TAKE_MODERNISME_FREE": "free Take tile"}
+
+
+def effect_short(text: str) -> str:
+    """A printed benefit in a few characters, for a space on a drawn board: 'COIN1+CLOTH1' -> '1 Coin 1 Cloth',
+    'CERDA1+RES1' -> 'Cerdà 1, 1 res.', 'ACT_BUILD_WIDE' -> 'Wide Street'."""
+    out = []
+    for code, n in _parts(text):
+        if code.startswith("ACT_"):
+            out.append(_SHORT_ACTS.get(code[4:], grant_words(code[4:])))
+        elif code in ("CERDA", "SAGRADA"):
+            out.append(f"{_SHORT[code]} {n:+d}" if n is not None else _SHORT[code])
+        elif code in _SHORT:
+            out.append(f"{n} {_SHORT[code]}" if n is not None else _SHORT[code])
+        elif code == "CLOTH_PER_BLOCK":
+            out.append("Cloth/block")
+        elif code not in ("", "-"):
+            out.append(code.replace("_", " ").lower())
+    return ", ".join(out) if out else "-"
