@@ -1,39 +1,41 @@
 """The web board in a real browser: Debian's chromium, headless, driven by Playwright, against
-``barcelona-ai serve``'s application run by uvicorn on a free local port.
+``barcelona-ai serve``'s application run by uvicorn on a free local port, at three widths: a phone (375 px), a
+tablet (768 px) and a desktop (1280 px).
 
-A whole 2-player game is played against a fast engine by clicking: a highlighted place on the board (a menu
-when several moves share it), or the list of moves for the moves that are no place (end actions, skip ...).
-On the way: a hint drawn on the board, an undo, an analysis with its meter, a position saved and loaded; then a
-review's graph, and a click on one of its points. With BARCELONA_WEB_SCREENSHOTS=DIR the board is
-photographed at three moments (the README's pictures: docs/web-*.png).
+At each width: the page fits (no element wider than the window, every button on screen), a hint is asked and
+its badges do not overlap, a click on the crossing the hint points at plays there (the hint's drawing takes no
+click), the log names the round and the player; a short review is stepped through with the buttons and the
+arrow keys. Slow (CI runs them, -m slow): a whole 2-player game played by clicking at each width (a highlighted
+place on the board, a menu when several moves share it, or the list of moves for the moves that are no place),
+with a hint, an undo and an analysis on the way, then that game's review; a position saved and loaded; a real
+table's setup; another site's page. With BARCELONA_WEB_SCREENSHOTS=DIR the page is photographed at each width
+(docs/web-phone.png, docs/web-tablet.png, docs/web-desktop.png) and the board at three moments of a game (the
+README's pictures: docs/web-opening-hints.png, docs/web-midgame.png, docs/web-game-over.png).
 
-Slow (about a minute): CI runs it (-m slow); it is skipped where Playwright or chromium is missing.
+They are skipped where Playwright or chromium is missing; the serve command's busy port is checked without them.
 """
 import http.server
 import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
 
 import pytest
 
-pytestmark = pytest.mark.slow
-playwright_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("no chromium on this machine (Debian: apt install chromium)", allow_module_level=True)
 
 from barcelona_ai.web.api import Games  # noqa: E402
 from barcelona_ai.web.server import create_app  # noqa: E402
 
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SHOTS = os.environ.get("BARCELONA_WEB_SCREENSHOTS")
-
+WIDTHS = {"phone": 375, "tablet": 768, "desktop": 1280}
 
 TOKEN = "the-browser-test-token"       # the page reads it from itself; the API calls of these tests send it
 
@@ -56,6 +58,20 @@ def _serve_in_thread(app, port):
     return srv, thread
 
 
+def test_serve_says_when_its_port_is_busy():
+    """`barcelona-ai serve` on a port another program listens on: one error line that says so, exit code 2, and no
+    board address printed."""
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        proc = subprocess.run([sys.executable, "-m", "barcelona_ai", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == f"error: port {port} is already in use (another server?); choose another with --port\n"
+    assert "http://" not in proc.stdout
+
+
 @pytest.fixture(scope="module")
 def server():
     port = _free_port()
@@ -67,6 +83,9 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine (Debian: apt install chromium)")
     with playwright_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM,      # evil.test: a name rebound to this computer
                               args=["--no-sandbox", "--host-resolver-rules=MAP evil.test 127.0.0.1"])
@@ -74,12 +93,27 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1600, "height": 1000}, accept_downloads=True)
+def _open(browser, server, width=1280):
+    context = browser.new_context(viewport={"width": width, "height": 900 if width > 500 else 800},
+                                  accept_downloads=True)
     pg = context.new_page()
     pg.goto(f"{server}/?delay=0")
+    pg.wait_for_function("() => document.querySelectorAll('#setup-fields input').length > 0")
+    return context, pg
+
+
+@pytest.fixture
+def page(browser, server):
+    context, pg = _open(browser, server)
     yield pg
+    context.close()
+
+
+@pytest.fixture(params=list(WIDTHS), ids=list(WIDTHS))
+def sized(request, browser, server):
+    """A page at each width: (its name, the page)."""
+    context, pg = _open(browser, server, WIDTHS[request.param])
+    yield request.param, pg
     context.close()
 
 
@@ -101,6 +135,52 @@ def _shot(page, name):
         page.locator("#board svg").screenshot(path=os.path.join(SHOTS, name))
 
 
+# What is wider than the window: the page's scroll width, and the page's elements (not the board's own drawing,
+# which its SVG scales) whose box leaves the window, and the visible buttons that do.
+OVERFLOW = """() => {
+  const w = window.innerWidth;
+  const out = (r) => r.width > 0 && (r.right > w + 0.5 || r.left < -0.5);
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') +
+    (typeof e.className === 'string' && e.className ? '.' + e.className.split(' ')[0] : '');
+  const html = [...document.querySelectorAll('body *')]
+    .filter((e) => !(e instanceof SVGElement) || e.tagName === 'svg');
+  return {scroll: document.documentElement.scrollWidth, width: w,
+          wide: html.filter((e) => out(e.getBoundingClientRect())).map(name).slice(0, 8),
+          buttons: [...document.querySelectorAll('button, select, input')]
+            .filter((e) => e.offsetParent !== null && out(e.getBoundingClientRect())).map(name)};
+}"""
+
+# The pairs of hint badges (and the plans' numbers beside them) whose boxes on the screen overlap.
+BADGE_OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('#board .overlay .hint-badge, #board .overlay .hint-label')]
+    .map((e) => e.getBoundingClientRect());
+  const pairs = [];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) pairs.push([i, i + 1 + j]);
+  }));
+  return {badges: document.querySelectorAll('#board .overlay .hint-badge').length, pairs};
+}"""
+
+
+def _fits(page):
+    got = page.evaluate(OVERFLOW)
+    assert got["scroll"] <= got["width"], got
+    assert got["wide"] == [] and got["buttons"] == [], got
+
+
+def _hint(page):
+    """Ask for a hint and wait for its drawing: the hints."""
+    page.click("#hint")
+    page.wait_for_selector("#board .overlay .hint-badge", timeout=60_000)
+    _ready(page)
+    return page.evaluate("() => hints")
+
+
+def _badges_apart(page):
+    got = page.evaluate(BADGE_OVERLAPS)
+    assert got["badges"] > 0 and got["pairs"] == [], got
+
+
 def _play_one(page, game) -> None:
     """One decision by clicking: a highlighted board place if the move has one, else the list of moves."""
     entries = game["entries"]
@@ -119,11 +199,16 @@ def _play_one(page, game) -> None:
 def _start(page, players=2, seed=5, mode="play"):
     page.select_option("#opt-mode", mode)
     page.select_option("#opt-players", str(players))
-    page.select_option("#opt-iterations", "20")
+    if mode == "play":
+        page.select_option("#opt-iterations", "20")
     page.select_option("#opt-hint", "1000")
     page.fill("#opt-seed", str(seed))
     page.click("#start")
     return _ready(page)
+
+
+def _log_lines(page) -> list[str]:
+    return page.locator("#log li:not(.event)").all_text_contents()
 
 
 def test_the_page_loads_with_its_own_assets(page, server):
@@ -136,57 +221,205 @@ def test_the_page_loads_with_its_own_assets(page, server):
     assert page.title().startswith("Barcelona")
 
 
-def test_a_whole_game_by_clicking_with_a_hint_an_undo_and_an_analysis(page):
+def test_the_table_setup_shows_only_for_a_table(page):
+    assert not page.locator("#setup-fields").is_visible()
+    assert page.locator("#opt-iterations").is_visible()
+    page.select_option("#opt-mode", "table")
+    assert page.locator("#setup-fields").is_visible() and page.locator("#setup-hand").is_visible()
+    assert not page.locator("#opt-iterations").is_visible()            # no engine plays at a table
+    page.select_option("#opt-mode", "play")
+    assert not page.locator("#setup-fields").is_visible()
+
+
+def test_the_board_fits_and_a_click_through_a_hint_plays_there(sized):
+    """At each width: nothing wider than the window; a hint whose badges do not overlap; a click on the centre of
+    the crossing the best plan starts at (under the plan's arrow) plays there; the log says the round and who.
+    Then play on to the next turn's placement, and a hint there (the page's picture at this width)."""
+    name, page = sized
+    _fits(page)
+    game = _start(page)
+    assert page.locator("#board svg").bounding_box()["width"] <= WIDTHS[name]
+    _fits(page)
+    best = _hint(page)[0]
+    _badges_apart(page)
+    _fits(page)
+    target, move = best["targets"][0], best["moves"][0]
+    assert target and target.startswith("crossing:"), best
+    box = page.locator(f'#board [data-target="{target}"]').bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    under = page.evaluate(f"() => [...document.querySelectorAll('#board .overlay *')].filter((e) => {{"
+                          f"const r = e.getBoundingClientRect(); return r.left - 1 <= {x} && {x} <= r.right + 1 && "
+                          f"r.top - 1 <= {y} && {y} <= r.bottom + 1; }}).length")
+    if sum(1 for t in best["targets"] if t) > 1:
+        assert under > 0                                                 # the arrow starts on that crossing
+    assert page.evaluate(f"() => document.elementFromPoint({x}, {y}).closest('[data-target]')"
+                         f".dataset.target") == target
+    page.mouse.click(x, y)
+    if page.locator("#menu").is_visible():                               # the classes on top: a menu
+        _fits(page)
+        page.locator("#menu button", has_text=move).first.click()
+    page.wait_for_function("() => window.boardState.busy === 0 && window.boardState.game.entries > 0")
+    assert not _error_text(page)
+    assert _log_lines(page)[0].startswith(f"Round 1, {game['names'][0]}: {move}"), _log_lines(page)
+
+    game = _ready(page)
+    for _ in range(60):                                                  # on to the seat's next placement
+        if game["waiting"] == "you" and all((m["target"] or "").startswith("crossing:") for m in game["legal"]):
+            break
+        _play_one(page, game)
+        game = _ready(page)
+    assert game["round"] == 2, game["caption"]
+    _hint(page)
+    _badges_apart(page)
+    _fits(page)
+    lines = _log_lines(page)
+    assert any(line.startswith(f"Round 1, {game['names'][1]}: ") for line in lines), lines
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"web-{name}.png"), full_page=True)
+
+
+def _review_done(page):
+    page.wait_for_function("() => document.querySelector('#review-status').textContent.startsWith('reviewed')",
+                           timeout=120_000)
+    page.wait_for_function("() => window.boardState.busy === 0 && document.querySelector('#review-board svg')",
+                           timeout=30_000)
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_clicking(sized):
+    """A whole 2-player game against the engine at 20 iterations, played by clicks, fitting the window after
+    every decision; on the desktop a hint, an undo and an analysis on the way. Then its review."""
+    name, page = sized
     game = _start(page)
     assert game["waiting"] == "you" and game["seat"] == 0
     assert page.locator("#board .target.legal").count() > 0            # placements: the crossings light up
+    if name == "desktop":
+        hints = _hint(page)
+        _badges_apart(page)
+        assert page.locator("#hints li").count() == len(hints) >= 1
+        assert "win" in page.locator("#hints li").first.text_content()
+        _shot(page, "web-opening-hints.png")
 
-    page.click("#hint")                                                  # a hint, drawn on the board
-    page.wait_for_selector("#board .overlay .hint-badge", timeout=60_000)
-    _ready(page)
-    assert page.locator("#hints li").count() >= 1
-    assert "win" in page.locator("#hints li").first.text_content()
-    _shot(page, "web-opening-hints.png")
+        _play_one(page, _ready(page))                                    # a move, then undo it
+        game = _ready(page)
+        assert game["can_undo"]
+        page.click("#undo")
+        page.wait_for_function("() => window.boardState.busy === 0 && window.boardState.game.entries === 0")
 
-    _play_one(page, _ready(page))                                        # a move, then undo it
-    game = _ready(page)
-    assert game["can_undo"]
-    page.click("#undo")
-    page.wait_for_function("() => window.boardState.busy === 0 && window.boardState.game.entries === 0")
-
-    page.click("#analyse")                                               # the meter fills as the search runs
-    page.wait_for_selector("#meter .row", timeout=60_000)
-    if page.locator("#stop").is_enabled():                              # (it may have ended already)
-        page.click("#stop")
-    page.wait_for_function("() => document.querySelector('#stop').disabled", timeout=60_000)
-    assert page.locator("#meter .row").count() == 2
-    assert page.locator("#meter .meter-best").text_content().startswith("best: ")
+        page.click("#analyse")                                           # the meter fills as the search runs
+        page.wait_for_selector("#meter .row", timeout=60_000)
+        if page.locator("#stop").is_enabled():                          # (it may have ended already)
+            page.click("#stop")
+        page.wait_for_function("() => document.querySelector('#stop').disabled", timeout=60_000)
+        assert page.locator("#meter .row").count() == 2
+        assert page.locator("#meter .meter-best").text_content().startswith("best: ")
 
     decisions = 0
     while True:
         game = _ready(page)
         assert not _error_text(page), _error_text(page)
+        _fits(page)
         if game["waiting"] == "over":
             break
         _play_one(page, game)
         decisions += 1
-        if decisions == 15 and game["waiting"] == "you":           # a hint in the middle of a turn: listed, and
-            page.click("#hint")                                    # drawn where its moves have a board place
-            page.wait_for_selector("#hints li", timeout=60_000)    # (an "end actions" or "skip" has none)
-            game = _ready(page)
+        if decisions == 15 and game["waiting"] == "you" and name == "desktop":
+            page.click("#hint")                                    # a hint in the middle of a turn: listed, and
+            page.wait_for_selector("#hints li", timeout=60_000)    # drawn where its moves have a board place
+            game = _ready(page)                                    # (an "end actions" or "skip" has none)
             placed = page.evaluate("() => hints.some((h) => h.targets.some((t) => t))")
             assert (page.locator("#board .overlay .hint-badge").count() > 0) == placed
+            if placed:
+                _badges_apart(page)
             _shot(page, "web-midgame.png")
         assert decisions < 400, "the game does not end"
     assert "Game over" in page.locator("#caption").text_content()
     assert len(game["result"]["scores"]) == 2
-    _shot(page, "web-game-over.png")
+    lines = _log_lines(page)
+    assert lines and all(line.startswith("Round ") and ", P" in line.split(":")[0] for line in lines), lines
+    if name == "desktop":
+        _shot(page, "web-game-over.png")
 
     page.evaluate("document.querySelector('#review-iterations').value = '100'")   # (on the hidden tab)
     page.click("#review-game")
-    page.wait_for_function("() => document.querySelector('#review-status').textContent.startsWith('reviewed')",
-                           timeout=120_000)
+    _review_done(page)
     assert page.locator("#graph polyline").count() == 2
+    assert page.locator("#graph .round-tick").count() >= 3              # the page saw the game's rounds
+    _fits(page)
+
+
+def _record(server, players=2, seed=2, entries=None) -> dict:
+    """A 2-player game played through the API (the engine at 5 iterations, the seat its last listed move): its
+    record, the whole game or its first `entries` entries."""
+    def call(path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(server + path, data=data, method="POST" if data is not None else "GET",
+                                     headers={"Content-Type": "application/json", "X-Barcelona-Token": TOKEN})
+        with urllib.request.urlopen(req) as r:
+            return json.loads(r.read())
+    g = call("/api/games", {"players": players, "seed": seed, "iterations": 5})
+    while g["waiting"] != "over" and (entries is None or g["entries"] < entries):
+        g = call(f"/api/games/{g['id']}/step", {})["game"] if g["waiting"] == "step" else \
+            call(f"/api/games/{g['id']}/move", {"id": g["legal"][-1]["id"]})["game"]
+    return call(f"/api/games/{g['id']}/record")
+
+
+def _review(page, record, tmp_path, iterations="100"):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    page.click("#tab-review")
+    page.set_input_files("#review-file", str(path))
+    page.evaluate(f"document.querySelector('#review-iterations').value = '{iterations}'")
+    page.click("#review-start")
+    _review_done(page)
+
+
+def _review_at(page) -> int:
+    page.wait_for_function("() => window.boardState.busy === 0")
+    return page.evaluate("() => reviewAt")
+
+
+def test_a_review_stepped_through(sized, server, tmp_path):
+    """At each width: a short game's review, its graph with a legend and an axis, stepped through move by move
+    with the buttons and the arrow keys, the board shown at each step; a click on a point shows its decision,
+    with the engine's move."""
+    name, page = sized
+    record = _record(server, entries=14)
+    n = len(record["actions"])
+    _review(page, record, tmp_path, "100")
+    assert page.locator("#graph polyline").count() == 2                 # one line per player
+    assert page.locator("#graph-legend .legend-item").count() >= 3      # two players and the marks
+    assert page.locator("#graph text").filter(has_text="round").count() + \
+        page.locator("#graph text").filter(has_text="move").count() == 1
+    assert _review_at(page) == 0
+    assert "Move 1 of" in page.locator("#review-at").text_content()
+    assert page.locator("#review-prev").is_disabled()
+    page.click("#review-next")
+    assert _review_at(page) == 1
+    assert "Move 2 of" in page.locator("#review-at").text_content()
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
+    assert _review_at(page) == 3
+    page.locator("body").press("ArrowLeft")
+    assert _review_at(page) == 2
+    caption = page.locator("#review-board svg .caption").text_content()
+    assert "2" in caption
+    page.locator("body").press("End")
+    assert _review_at(page) == n and page.locator("#review-next").is_disabled()
+    _fits(page)
+    points = page.locator("#graph circle.point")
+    assert points.count() > 3
+    points.nth(2).click()
+    index = int(points.nth(2).get_attribute("data-index"))
+    assert _review_at(page) == index
+    decision = page.locator("#review-decision").text_content()
+    assert "played" in decision and ("The engine's move" in decision or "the same move" in decision)
+    line = page.evaluate(f"() => review.decisions.find((d) => d.index === {index}).engine_line")
+    if line:                                                             # the engine's better line, as it gives it
+        assert page.locator("#review-decision .line").text_content() == " ; ".join(line)
+    _fits(page)
+    if SHOTS and name == "phone":
+        page.screenshot(path=os.path.join(SHOTS, "web-review-phone.png"), full_page=True)
 
 
 def test_save_and_load_a_position(page, tmp_path):
@@ -204,38 +437,6 @@ def test_save_and_load_a_position(page, tmp_path):
     loaded = _ready(page)
     assert loaded["mode"] == "table" and loaded["id"] != game["id"]
     assert loaded["scores"] == game["scores"] and loaded["round"] == game["round"]
-
-
-def _finished_record(server) -> dict:
-    """A whole 2-player game played through the API (the engine at 5 iterations, the seat its first move)."""
-    def call(path, body=None):
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(server + path, data=data, method="POST" if data is not None else "GET",
-                                     headers={"Content-Type": "application/json", "X-Barcelona-Token": TOKEN})
-        with urllib.request.urlopen(req) as r:
-            return json.loads(r.read())
-    g = call("/api/games", {"players": 2, "seed": 2, "iterations": 5})
-    while g["waiting"] != "over":
-        g = call(f"/api/games/{g['id']}/step", {})["game"] if g["waiting"] == "step" else \
-            call(f"/api/games/{g['id']}/move", {"id": g["legal"][-1]["id"]})["game"]
-    return call(f"/api/games/{g['id']}/record")
-
-
-def test_a_review_graph_and_a_click_on_it(page, server, tmp_path):
-    path = tmp_path / "game.json"
-    path.write_text(json.dumps(_finished_record(server)))
-    page.click("#tab-review")
-    page.set_input_files("#review-file", str(path))
-    page.select_option("#review-iterations", "100")
-    page.click("#review-start")
-    page.wait_for_function("() => document.querySelector('#review-status').textContent.startsWith('reviewed')",
-                           timeout=120_000)
-    points = page.locator("#graph circle.point")
-    assert points.count() > 20
-    assert page.locator("#graph polyline").count() == 2                 # one line per player
-    points.nth(5).click()
-    page.wait_for_selector("#review-board svg", timeout=30_000)
-    assert "played" in page.locator("#review-decision").text_content()
 
 
 def test_a_real_tables_setup_and_another_players_placement(page):
@@ -258,7 +459,8 @@ def test_a_real_tables_setup_and_another_players_placement(page):
     page.press("#placement-text", "Enter")
     page.wait_for_function("() => window.boardState.busy === 0 && window.boardState.game.entries > 0")
     assert not _error_text(page)
-    assert "place (2,1) U/W" in page.locator("#log").text_content()
+    assert any(line.endswith("place (2,1) U/W") and line.startswith("Round 1, P0")
+               for line in _log_lines(page)), _log_lines(page)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -292,6 +494,7 @@ class _Counting:
         await self.app(scope, receive, send)
 
 
+@pytest.mark.slow
 def test_another_sites_page_cannot_drive_the_board(browser):
     """From a page of another origin in the same browser: a form POST and two no-cors fetches reach the server and
     are refused; a rebound name (evil.test resolved to 127.0.0.1) gets nothing; no game is made. The board's own

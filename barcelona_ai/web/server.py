@@ -29,8 +29,10 @@ GET      /api/reviews/{id}/positions/{index}  the position before entry index, d
 """
 from __future__ import annotations
 
+import errno
 import json
 import secrets
+import socket
 import time
 from importlib import resources
 
@@ -271,15 +273,33 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None, token
     return app
 
 
+def _listening_socket(host: str, port: int) -> socket.socket:
+    """The board's socket, bound to host:port before anything is printed (uvicorn serves on it); a port another
+    program holds, or an address this computer cannot bind, is a BarcelonaError that says so."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise BarcelonaError(f"port {port} is already in use (another server?); choose another with --port") \
+                from None
+        raise BarcelonaError(f"cannot serve on {host} port {port}: {exc.strerror or exc}") from None
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> None:
     """Run the web board until Ctrl-C."""
     import uvicorn
     app = create_app(host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, limit_concurrency=MAX_CONNECTIONS,
+                            timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS)
+    sock = _listening_socket(host, port)
     if is_loopback(host):
         print(f"barcelona-ai web board: http://{host}:{port}/  (this computer only; Ctrl-C stops it)", flush=True)
     else:
         print(f"barcelona-ai web board: http://{host}:{port}/?token={app.state.token}\n"
               f"  anyone who can reach this address and has this link can play and search here: share it only "
               f"with the people at your table (Ctrl-C stops it)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, limit_concurrency=MAX_CONNECTIONS,
-                timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS)
+    uvicorn.Server(config).run(sockets=[sock])

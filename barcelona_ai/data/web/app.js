@@ -56,9 +56,9 @@ function newGameOptions() {
     mode: $("opt-mode").value,
     players: Number($("opt-players").value),
     seat: Number($("opt-seat").value),
-    iterations: Number($("opt-iterations").value),
     hint_iterations: Number($("opt-hint").value),
   };
+  if (opts.mode === "play") opts.iterations = Number($("opt-iterations").value);
   if ($("opt-seed").value !== "") opts.seed = Number($("opt-seed").value);
   if (opts.mode === "table") {
     const setup = {};
@@ -70,19 +70,33 @@ function newGameOptions() {
   return opts;
 }
 
-// The fields of a real table's setup, with the prompts of `barcelona-ai table` (from the server).
+// The fields of a real table's setup, each with the prompt of `barcelona-ai table` (from the server) under it.
 async function buildSetupFields() {
   const box = $("setup-fields");
   for (const f of (await api("GET", "/api/table-setup")).fields) {
     const label = document.createElement("label");
     label.textContent = f.name;
+    label.htmlFor = `setup-${f.name}`;
     const input = document.createElement("input");
     input.name = f.name;
     input.id = `setup-${f.name}`;
-    input.placeholder = f.prompt;
     input.title = f.prompt;
-    box.append(label, input);
+    const help = document.createElement("div");
+    help.className = "help";
+    help.textContent = f.prompt;
+    box.append(label, input, help);
   }
+}
+
+// What the new-game form shows: the table's setup only for a table, the engine's strength only against it, and
+// the seats the player count has.
+function showModeFields() {
+  const table = $("opt-mode").value === "table";
+  $("setup-fields").hidden = !table;
+  for (const el of document.querySelectorAll(".play-only")) el.hidden = table;
+  const players = Number($("opt-players").value);
+  for (const option of $("opt-seat").options) option.disabled = Number(option.value) >= players;
+  if (Number($("opt-seat").value) >= players) $("opt-seat").value = "0";
 }
 
 async function startGame(extra = {}) {
@@ -90,11 +104,15 @@ async function startGame(extra = {}) {
   const opts = Object.assign(newGameOptions(), extra);
   if (extra.record || extra.position) delete opts.players;
   if (extra.record) delete opts.seat;
-  show(await api("POST", "/api/games", opts));
+  if (opts.mode === "table") delete opts.iterations;
+  const doc = await api("POST", "/api/games", opts);
+  logWho.reset(extra.record);
+  show(doc);
   await runSteps();
 }
 
 function show(doc) {
+  logWho.note(game, doc);
   game = doc;
   window.boardState.game = doc;
   hints = [];
@@ -118,7 +136,7 @@ function show(doc) {
 function showMoves(doc) {
   const list = $("moves");
   list.innerHTML = "";
-  const head = { you: doc.to_move === doc.seat ? "Your moves" : `P${doc.to_move}'s choices`,
+  const head = { you: doc.to_move === doc.seat ? "Your moves" : `${playerName(doc, doc.to_move)}'s choices`,
                  draw: "Your draw", reveal: "The revealed tile", placement: "Or another choice" }[doc.waiting];
   $("moves-head").textContent = head || (doc.waiting === "over" ? "Game over" : "The engine is playing");
   for (const m of doc.legal) {
@@ -133,12 +151,62 @@ function showMoves(doc) {
   }
 }
 
+function playerName(doc, p) {
+  return (doc.names && doc.names[p]) || `P${p}`;
+}
+
+// Who made each entry of the log, and in which round. A log line that says it (`player`, `round`) is taken at its
+// word; otherwise the page remembers, for each entry it saw played, the round and the player to move before it
+// (a chance outcome, a draw or a reveal, belongs to the turn of the player who moved last). Entries of a loaded
+// record take their player from the record's `by`.
+const logWho = {
+  entries: new Map(),                 // entry index -> {round, player}
+  turnPlayer: null,
+
+  reset(record) {
+    this.entries.clear();
+    this.turnPlayer = null;
+    if (!record || !Array.isArray(record.actions)) return;
+    record.actions.forEach((entry, i) => {
+      if (Number.isInteger(entry.by)) this.turnPlayer = entry.by;
+      this.entries.set(i, { round: null, player: this.turnPlayer });
+    });
+  },
+
+  note(before, after) {
+    if (!before || before.id !== after.id) return;
+    if (before.to_move !== null && before.to_move !== undefined) this.turnPlayer = before.to_move;
+    for (let i = before.entries; i < after.entries; i++) {
+      this.entries.set(i, { round: before.round, player: this.turnPlayer });
+    }
+  },
+
+  prefix(doc, line) {
+    const known = this.entries.get(line.index) || {};
+    const round = line.round ?? known.round;
+    const player = "player" in line ? line.player : line.event ? null : known.player;
+    const parts = [];
+    if (round !== null && round !== undefined) parts.push(`Round ${round}`);
+    if (player !== null && player !== undefined) parts.push(playerName(doc, player));
+    return { text: parts.join(", "), player };
+  },
+};
+
 function showLog(doc) {
   const log = $("log");
   log.innerHTML = "";
   for (const line of doc.log) {
     const li = document.createElement("li");
-    li.textContent = line.text;
+    li.value = line.index + 1;                   // the entry's number in the game
+    const who = logWho.prefix(doc, line);
+    if (who.text) {
+      const span = document.createElement("span");
+      span.className = "who";
+      span.textContent = `${who.text}: `;
+      if (who.player !== null && who.player !== undefined) span.style.color = PLAYER_COLOURS[who.player];
+      li.appendChild(span);
+    }
+    li.appendChild(document.createTextNode(line.text));
     if (line.event) li.className = "event";
     log.appendChild(li);
   }
@@ -201,6 +269,7 @@ function boardClick(event) {
   }
 }
 
+// The menu of the moves at one place, beside the click and inside the page's width.
 function showMenu(moves, x, y) {
   const menu = $("menu");
   menu.innerHTML = "";
@@ -211,9 +280,12 @@ function showMenu(moves, x, y) {
     b.addEventListener("click", () => guarded(() => play({ id: m.id })));
     menu.appendChild(b);
   }
-  menu.style.left = `${x + 8}px`;
+  menu.style.left = "0px";
   menu.style.top = `${y + 8}px`;
   menu.hidden = false;
+  const width = menu.getBoundingClientRect().width;
+  const right = window.scrollX + document.documentElement.clientWidth - 8;
+  menu.style.left = `${Math.max(window.scrollX + 8, Math.min(x + 8, right - width))}px`;
 }
 
 function hideMenu() { $("menu").hidden = true; }
@@ -251,11 +323,62 @@ function svgEl(name, attrs) {
   return el;
 }
 
-// Each plan's moves on the board: a numbered badge on each move's place, arrows from one to the next.
+// Boxes laid on the board without overlapping each other or the places the hints point at: each goes to the
+// first free spot on rings around its anchor (up-right first), or, failing those, below the lowest box.
+class BoxPlacer {
+  constructor(width, height, gap) {
+    this.width = width;
+    this.height = height;
+    this.gap = gap;
+    this.boxes = [];
+  }
+
+  block(box) { this.boxes.push(box); }
+
+  free(box) {
+    const g = this.gap;
+    return box.x >= 0 && box.y >= 0 && box.x + box.w <= this.width && box.y + box.h <= this.height &&
+      this.boxes.every((b) => box.x + box.w + g <= b.x || b.x + b.w + g <= box.x ||
+                               box.y + box.h + g <= b.y || b.y + b.h + g <= box.y);
+  }
+
+  place(cx, cy, w, h) {
+    const step = Math.max(w, h) / 2 + this.gap;
+    for (let ring = 1; ring <= 8; ring++) {
+      for (let k = 0; k < 16; k++) {
+        const angle = -Math.PI / 4 - (k % 2 ? 1 : -1) * Math.ceil(k / 2) * Math.PI / 8;
+        const box = { x: cx + ring * step * Math.cos(angle) - w / 2, y: cy + ring * step * Math.sin(angle) - h / 2,
+                      w, h };
+        if (this.free(box)) {
+          this.boxes.push(box);
+          return box;
+        }
+      }
+    }
+    const bottom = Math.max(0, ...this.boxes.map((b) => b.y + b.h));
+    const box = { x: Math.max(0, Math.min(cx - w / 2, this.width - w)), y: bottom + this.gap, w, h };
+    this.boxes.push(box);
+    return box;
+  }
+}
+
+// The size of a hint's badge in board units: about 18 screen pixels across on a wide board, never smaller than
+// the board's own labels and never over a crossing's width, so that a badge stays readable on a phone.
+function badgeRadius(svg) {
+  const shown = svg.getBoundingClientRect().width || svg.viewBox.baseVal.width;
+  const unitsPerPixel = svg.viewBox.baseVal.width / shown;
+  return Math.max(11, Math.min(24, 9 * unitsPerPixel));
+}
+
+// Each plan's moves on the board: arrows from one move's place to the next, a numbered badge beside each place,
+// and the plan's numbers beside its first badge. Nothing of it takes a click: a click on a place a hint points at
+// plays there.
 function drawHints() {
   const svg = svgRoot();
+  if (!svg) return;
   const overlay = svg.querySelector(".overlay");
   overlay.innerHTML = "";
+  if (!hints.length) return;
   const defs = svgEl("defs", {});
   HINT_COLOURS.forEach((colour, k) => {
     const marker = svgEl("marker", { id: `arrow${k}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 6,
@@ -264,32 +387,59 @@ function drawHints() {
     defs.appendChild(marker);
   });
   overlay.appendChild(defs);
-  for (const h of [...hints].reverse()) {
-    const k = h.rank - 1;
-    const points = h.targets.map((t) => t && svg.querySelector(`[data-target="${t}"]`)).filter((el) => el)
-      .map(centre);
+  const view = svg.viewBox.baseVal;
+  const r = badgeRadius(svg);
+  const placer = new BoxPlacer(view.width, view.height, r * 0.15);
+  const plans = hints.map((h) => ({
+    hint: h, k: h.rank - 1,
+    places: h.targets.map((t) => t && svg.querySelector(`[data-target="${t}"]`)).filter((el) => el),
+  }));
+  for (const plan of plans) {
+    for (const el of plan.places) {
+      const b = el.getBBox();
+      placer.block({ x: b.x, y: b.y, w: b.width, h: b.height });
+    }
+  }
+  for (const plan of [...plans].reverse()) {
+    const points = plan.places.map(centre);
     for (let i = 1; i < points.length; i++) {
       const [a, b] = [points[i - 1], points[i]];
-      overlay.appendChild(svgEl("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: HINT_COLOURS[k],
-                                          "stroke-width": 3, "marker-end": `url(#arrow${k})`, opacity: 0.85 }));
+      overlay.appendChild(svgEl("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: HINT_COLOURS[plan.k],
+                                          "stroke-width": r / 4, "marker-end": `url(#arrow${plan.k})`,
+                                          opacity: 0.85, class: "hint-arrow" }));
     }
-    points.forEach(([x, y], i) => {
+  }
+  for (const plan of plans) {
+    const { hint: h, k } = plan;
+    plan.places.map(centre).forEach(([x, y], i, points) => {
+      const box = placer.place(x, y, 2 * r, 2 * r);
+      const [bx, by] = [box.x + r, box.y + r];
       const g = svgEl("g", { class: "hint-badge", "data-rank": h.rank });
-      g.appendChild(svgEl("circle", { cx: x + 14 * k, cy: y - 14, r: 11, fill: HINT_COLOURS[k], stroke: "#fff" }));
-      const text = svgEl("text", { x: x + 14 * k, y: y - 10, "text-anchor": "middle", "font-size": 12,
+      g.appendChild(svgEl("circle", { cx: bx, cy: by, r: r - 1, fill: HINT_COLOURS[k], stroke: "#fff",
+                                      "stroke-width": 1.5 }));
+      const text = svgEl("text", { x: bx, y: by + r * 0.35, "text-anchor": "middle", "font-size": r,
                                    "font-weight": "bold", fill: "#fff" });
       text.textContent = points.length > 1 ? `${h.rank}.${i + 1}` : `${h.rank}`;
       g.appendChild(text);
       overlay.appendChild(g);
+      if (i === 0) drawHintLabel(overlay, placer, h, k, bx, by, r);
     });
-    if (points.length) {
-      const [x, y] = points[0];
-      const label = svgEl("text", { x: x + 14 * k + 14, y: y - 26, "font-size": 12, "font-weight": "bold",
-                                    fill: HINT_COLOURS[k], class: "hint-label" });
-      label.textContent = `${(100 * h.win_prob).toFixed(0)}% ${h.expected_score.toFixed(0)} VP`;
-      overlay.appendChild(label);
-    }
   }
+}
+
+function drawHintLabel(overlay, placer, h, k, x, y, r) {
+  const g = svgEl("g", { class: "hint-label", "data-rank": h.rank });
+  const text = svgEl("text", { "font-size": r, "font-weight": "bold", fill: HINT_COLOURS[k] });
+  text.textContent = `${(100 * h.win_prob).toFixed(0)}% ${h.expected_score.toFixed(0)} VP`;
+  g.appendChild(text);
+  overlay.appendChild(g);
+  const w = text.getComputedTextLength() + r * 0.6;
+  const hgt = r * 1.4;
+  const box = placer.place(x, y, w, hgt);
+  g.insertBefore(svgEl("rect", { x: box.x, y: box.y, width: w, height: hgt, rx: r * 0.3, fill: "#fff",
+                                 opacity: 0.85 }), text);
+  text.setAttribute("x", box.x + r * 0.3);
+  text.setAttribute("y", box.y + hgt * 0.72);
 }
 
 // ---------------------------------------------------------------------------------------------- analysis
@@ -299,7 +449,8 @@ function showMeter(report) {
   for (const p of report.players) {
     const row = document.createElement("div");
     row.className = "row";
-    row.innerHTML = `<span>P${p.player}</span><div class="bar-out"><div class="bar-in"></div></div><span class="v"></span>`;
+    row.innerHTML = `<span></span><div class="bar-out"><div class="bar-in"></div></div><span class="v"></span>`;
+    row.querySelector("span").textContent = playerName(game, p.player);
     const bar = row.querySelector(".bar-in");
     bar.style.width = `${(100 * p.win_prob).toFixed(1)}%`;
     bar.style.background = PLAYER_COLOURS[p.player];
@@ -360,7 +511,11 @@ async function loadFile(file) {
 }
 
 // ------------------------------------------------------------------------------------------------ review
-let review = null;
+let review = null;                     // the review document (webapi.ReviewJob.document)
+let reviewed = null;                   // the record under review
+let reviewRounds = null;               // the round of each entry of that record, where known
+let reviewAt = null;                   // the position shown: before entry reviewAt (reviewAt moves played)
+const MARKED = ["inaccuracy", "mistake", "blunder"];
 
 async function startReview() {
   const file = $("review-file").files[0];
@@ -368,56 +523,222 @@ async function startReview() {
   await reviewRecord(JSON.parse(await file.text()));
 }
 
-async function reviewRecord(record) {
+// The round of each entry of the game on the board, if the page saw every one of them played.
+function gameRounds(doc) {
+  const rounds = [];
+  for (let i = 0; i < doc.entries; i++) {
+    const known = logWho.entries.get(i);
+    if (!known || known.round === null || known.round === undefined) return null;
+    rounds.push(known.round);
+  }
+  return rounds;
+}
+
+async function reviewRecord(record, rounds = null) {
   $("review-board").innerHTML = "";
   $("review-decision").textContent = "";
+  $("review-at").textContent = "";
+  $("review-nav").hidden = true;
+  reviewAt = null;
+  reviewed = record;
+  reviewRounds = rounds;
   review = await api("POST", "/api/reviews", { record, iterations: Number($("review-iterations").value) });
   while (!review.done) {
     drawGraph(review);
-    $("review-status").textContent = `reviewing: entry ${review.at} of ${review.entries}`;
+    $("review-status").textContent = `reviewing: move ${review.at + 1} of ${review.entries}`;
     await new Promise((resolve) => setTimeout(resolve, 500));
     review = await api("GET", `/api/reviews/${review.id}`);
   }
   if (review.error) throw new Error(review.error);
   $("review-status").textContent = `reviewed ${review.decisions.length} decisions`;
   drawGraph(review);
+  $("review-nav").hidden = false;
+  await showReviewPosition(0);
 }
 
-// The engine's win probability of each player at that player's decisions, over the game's entries.
+function reviewName(p) {
+  const seats = reviewed && reviewed.seats;
+  return seats && seats[p] ? `P${p} (${seats[p]})` : `P${p}`;
+}
+
+// The round of entry `index`: the decision's own `round` where the review gives it, else the page's memory of the
+// game; null where neither knows.
+function roundOf(index) {
+  const d = review && review.decisions.find((x) => x.index === index);
+  if (d && d.round !== undefined && d.round !== null) return d.round;
+  return reviewRounds && index < reviewRounds.length ? reviewRounds[index] : null;
+}
+
+// The first entry of each round: the graph's round axis (empty where the rounds are not known).
+function roundStarts(doc) {
+  const starts = [];
+  for (let i = 0; i < doc.entries; i++) {
+    const round = roundOf(i);
+    if (round !== null && (!starts.length || round > starts[starts.length - 1].round)) starts.push({ round, index: i });
+  }
+  return starts;
+}
+
+// The engine's win probability of each player at that player's decisions, over the game's moves; a marked
+// decision (inaccuracy, mistake, blunder) is a larger dot with a dark ring, and a dashed line marks the move
+// shown. Drawn in the graph's own pixels, so that its text stays readable at any width.
 function drawGraph(doc) {
-  const W = 1000, H = 260, pad = 30;
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-graph" });
-  const x = (i) => pad + (W - 2 * pad) * i / Math.max(1, doc.entries);
-  const y = (p) => H - pad - (H - 2 * pad) * p;
+  const W = Math.max(320, Math.round($("graph").clientWidth || 1000) - 2);
+  const narrow = W < 600;
+  const H = narrow ? 220 : 280, left = 40, right = 12, top = 12, bottom = 40;
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-graph", role: "img",
+                             "aria-label": "each player's chance to win over the game" });
+  const x = (i) => left + (W - left - right) * i / Math.max(1, doc.entries);
+  const y = (p) => H - bottom - (H - top - bottom) * p;
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
-    svg.appendChild(svgEl("line", { x1: pad, x2: W - pad, y1: y(v), y2: y(v), stroke: "#ddd" }));
-    const t = svgEl("text", { x: 2, y: y(v) + 4, "font-size": 10, fill: "#777" });
+    svg.appendChild(svgEl("line", { x1: left, x2: W - right, y1: y(v), y2: y(v), stroke: "#ddd" }));
+    const t = svgEl("text", { x: left - 4, y: y(v) + 4, "font-size": 11, fill: "#555", "text-anchor": "end" });
     t.textContent = `${v * 100}%`;
     svg.appendChild(t);
+  }
+  drawAxis(svg, doc, x, y(0), H, narrow);
+  if (reviewAt !== null) {
+    svg.appendChild(svgEl("line", { x1: x(reviewAt), x2: x(reviewAt), y1: top, y2: y(0), stroke: "#222",
+                                    "stroke-dasharray": "4 3", class: "cursor" }));
   }
   for (let p = 0; p < doc.players; p++) {
     const mine = doc.decisions.filter((d) => d.player === p);
     const path = mine.map((d) => `${x(d.index).toFixed(1)},${y(d.engine_win_prob).toFixed(1)}`).join(" ");
     svg.appendChild(svgEl("polyline", { points: path, fill: "none", stroke: PLAYER_COLOURS[p], "stroke-width": 2 }));
     for (const d of mine) {
-      const dot = svgEl("circle", { cx: x(d.index), cy: y(d.engine_win_prob), r: d.mark ? 5 : 3,
-                                    fill: PLAYER_COLOURS[p], class: "point", "data-index": d.index });
+      const marked = MARKED.includes(d.mark);
+      const dot = svgEl("circle", { cx: x(d.index), cy: y(d.engine_win_prob), r: marked ? 6 : 3.5,
+                                    fill: PLAYER_COLOURS[p], class: `point mark-${d.mark}`, "data-index": d.index,
+                                    stroke: marked ? "#222" : "none", "stroke-width": d.mark === "blunder" ? 3 : 2 });
+      const tip = svgEl("title", {});
+      tip.textContent = `move ${d.index + 1}: ${reviewName(p)} played ${d.played} (${d.mark})`;
+      dot.appendChild(tip);
       dot.addEventListener("click", () => guarded(() => showReviewPosition(d.index), "review-error"));
       svg.appendChild(dot);
     }
   }
   $("graph").innerHTML = "";
   $("graph").appendChild(svg);
+  drawLegend(doc);
 }
 
+// The x axis: the rounds where they are known, else the move numbers.
+function drawAxis(svg, doc, x, y0, H, narrow) {
+  svg.appendChild(svgEl("line", { x1: x(0), x2: x(doc.entries), y1: y0, y2: y0, stroke: "#888" }));
+  const tick = (i, text, cls) => {
+    svg.appendChild(svgEl("line", { x1: x(i), x2: x(i), y1: y0, y2: y0 + 5, stroke: "#888" }));
+    if (text === null) return;
+    const t = svgEl("text", { x: x(i), y: y0 + 17, "font-size": 11, fill: "#555", "text-anchor": "middle",
+                              class: cls });
+    t.textContent = text;
+    svg.appendChild(t);
+  };
+  const starts = roundStarts(doc);
+  const label = svgEl("text", { x: x(doc.entries), y: H - 4, "font-size": 11, fill: "#555", "text-anchor": "end",
+                                class: "axis-name" });
+  svg.appendChild(label);
+  if (starts.length) {
+    label.textContent = "round";
+    const every = Math.max(1, Math.ceil(starts.length / (narrow ? 6 : 12)));
+    starts.forEach((s, k) => tick(s.index, k % every ? null : `${s.round}`, "round-tick"));
+    return;
+  }
+  label.textContent = "move";
+  const step = Math.max(1, Math.ceil(doc.entries / (narrow ? 5 : 10) / 10) * 10);
+  for (let i = 0; i <= doc.entries; i += step) tick(i, `${i}`, "move-tick");
+}
+
+function drawLegend(doc) {
+  const legend = $("graph-legend");
+  legend.innerHTML = "";
+  const item = (colour, text, ring = false) => {
+    const span = document.createElement("span");
+    span.className = "legend-item";
+    const swatch = document.createElement("span");
+    swatch.className = ring ? "swatch ring" : "swatch";
+    if (colour) swatch.style.background = colour;
+    span.append(swatch, document.createTextNode(text));
+    legend.appendChild(span);
+  };
+  for (let p = 0; p < doc.players; p++) item(PLAYER_COLOURS[p], reviewName(p));
+  item(null, "ringed: an inaccuracy, a mistake or a blunder", true);
+  const note = document.createElement("span");
+  note.className = "legend-note";
+  note.textContent = "each line: that player's chance to win, as the engine sees it, at their decisions";
+  legend.appendChild(note);
+}
+
+// The position before entry `index` (0: the start, the record's length: the end), the move played from it and,
+// at a reviewed decision, the engine's choice and its line.
 async function showReviewPosition(index) {
+  if (!review) return;
+  index = Math.max(0, Math.min(review.entries, index));
+  reviewAt = index;
+  drawGraph(review);
+  showReviewStep(index, review.decisions.find((d) => d.index === index));
   const doc = await api("GET", `/api/reviews/${review.id}/positions/${index}`);
+  if (reviewAt !== index) return;                 // a later step was asked for meanwhile
   $("review-board").innerHTML = doc.svg;
-  const d = doc.decision;
-  $("review-decision").textContent = d
-    ? `Entry ${d.index}: P${d.player} played ${d.played} (${(100 * d.played_win_prob).toFixed(0)}%); ` +
-      `the engine: ${d.engine_move} (${(100 * d.engine_win_prob).toFixed(0)}%)` + (d.mark ? `  mark ${d.mark}` : "")
-    : `Entry ${index}`;
+  showReviewStep(index, doc.decision);
+}
+
+const percent = (p) => `${(100 * p).toFixed(0)}%`;
+
+function showReviewStep(index, d) {
+  const n = review.entries;
+  const entry = reviewed && reviewed.actions ? reviewed.actions[index] : null;
+  const round = roundOf(index);
+  const at = index >= n ? `The end: all ${n} moves played` : `Move ${index + 1} of ${n} (the board before it)`;
+  $("review-at").textContent = round !== null && index < n ? `Round ${round}, ${at.toLowerCase()}` : at;
+  $("review-first").disabled = $("review-prev").disabled = index <= 0;
+  $("review-next").disabled = $("review-last").disabled = index >= n;
+  const box = $("review-decision");
+  box.innerHTML = "";
+  const para = (text, cls) => {
+    const p = document.createElement("p");
+    p.textContent = text;
+    if (cls) p.className = cls;
+    box.appendChild(p);
+    return p;
+  };
+  if (d) {
+    para(`${reviewName(d.player)} played ${d.played}: ${d.mark}` +
+         (d.accuracy !== undefined ? ` (accuracy ${d.accuracy.toFixed(0)})` : ""), `mark mark-${d.mark}`);
+    const scores = d.engine_score !== undefined && d.played_score !== undefined;
+    if (d.played_id !== d.engine_id) {
+      para(`The engine's move: ${d.engine_move}`, "engine-move");
+      para(`Chance to win: ${percent(d.played_win_prob)} played, ${percent(d.engine_win_prob)} the engine's move` +
+           (scores ? `; expected final score: ${d.played_score.toFixed(0)} VP played, ` +
+                     `${d.engine_score.toFixed(0)} VP the engine's move` : ""));
+    } else {
+      para("The engine plays the same move.", "engine-move");
+      para(`Chance to win ${percent(d.engine_win_prob)}` +
+           (scores ? `, expected final score ${d.engine_score.toFixed(0)} VP` : ""));
+    }
+    const line = d.engine_line || d.main_line;
+    if (Array.isArray(line) && line.length) {
+      para("The engine's line from here:");
+      para(line.join(" ; "), "line");
+    }
+  } else if (entry) {
+    const who = Number.isInteger(entry.by) ? `${reviewName(entry.by)} played` : "Chance:";
+    para(`${who} ${entry.move || "a hidden draw"} (not a decision the review marks)`);
+  }
+}
+
+function reviewKeys(event) {
+  if ($("page-review").hidden || !review || reviewAt === null || $("review-nav").hidden) return;
+  if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[event.key];
+  if (moves === undefined) return;
+  event.preventDefault();
+  reviewStep(moves);
+}
+
+function reviewStep(moves) {
+  if (reviewAt === null) return;
+  const to = moves === Infinity ? review.entries : moves === -Infinity ? 0 : reviewAt + moves;
+  guarded(() => showReviewPosition(to), "review-error");
 }
 
 // ------------------------------------------------------------------------------------------------- wiring
@@ -425,12 +746,24 @@ function switchTab(name) {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
   $("page-game").hidden = name !== "game";
   $("page-review").hidden = name !== "review";
+  if (name === "review" && review) drawGraph(review);
+}
+
+let resizeTimer = null;
+function redrawOnResize() {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => {
+    if (hints.length) drawHints();
+    if (review && !$("page-review").hidden) drawGraph(review);
+  }, 150);
 }
 
 window.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => switchTab(b.dataset.tab));
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); guarded(() => startGame()); });
-  $("opt-mode").addEventListener("change", () => { $("setup-fields").hidden = $("opt-mode").value !== "table"; });
+  $("opt-mode").addEventListener("change", showModeFields);
+  $("opt-players").addEventListener("change", showModeFields);
+  showModeFields();
   guarded(buildSetupFields);
   $("board").addEventListener("click", boardClick);
   $("undo").addEventListener("click", () => guarded(async () => {
@@ -448,7 +781,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("review-game").addEventListener("click", () => guarded(async () => {
     const record = await api("GET", `/api/games/${game.id}/record`);
     switchTab("review");
-    await guarded(() => reviewRecord(record), "review-error");
+    const rounds = gameRounds(game);
+    await guarded(() => reviewRecord(record, rounds), "review-error");
   }));
   $("load-file").addEventListener("change", (e) => {
     const file = e.target.files[0];
@@ -460,8 +794,14 @@ window.addEventListener("DOMContentLoaded", () => {
     if (e.key === "Enter") guarded(() => play({ move: $("placement-text").value }));
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideMenu(); });
+  document.addEventListener("keydown", reviewKeys);
+  window.addEventListener("resize", redrawOnResize);
   $("review-form").addEventListener("submit", (e) => {
     e.preventDefault();
     guarded(startReview, "review-error");
   });
+  $("review-first").addEventListener("click", () => reviewStep(-Infinity));
+  $("review-prev").addEventListener("click", () => reviewStep(-1));
+  $("review-next").addEventListener("click", () => reviewStep(1));
+  $("review-last").addEventListener("click", () => reviewStep(Infinity));
 });
