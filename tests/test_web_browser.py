@@ -9,8 +9,9 @@ arrow keys. Slow (CI runs them, -m slow): a whole 2-player game played by clicki
 place on the board, a menu when several moves share it, or the list of moves for the moves that are no place),
 with a hint, an undo and an analysis on the way, then that game's review; a position saved and loaded; a real
 table's setup; another site's page. With BARCELONA_WEB_SCREENSHOTS=DIR the page is photographed at each width
-(docs/web-phone.png, docs/web-tablet.png, docs/web-desktop.png) and the board at three moments of a game (the
-README's pictures: docs/web-opening-hints.png, docs/web-midgame.png, docs/web-game-over.png).
+(docs/web-phone.png, docs/web-tablet.png, docs/web-desktop.png), a whole game's review on the desktop and the
+phone (docs/web-review.png, docs/web-review-phone.png) and the board at three moments of a game (the README's
+pictures: docs/web-opening-hints.png, docs/web-midgame.png, docs/web-game-over.png).
 
 They are skipped where Playwright or chromium is missing; the serve command's busy port is checked without them.
 """
@@ -345,7 +346,13 @@ def test_a_whole_game_by_clicking(sized):
     _review_done(page)
     assert page.locator("#graph polyline").count() == 2
     assert page.locator("#graph .round-tick").count() >= 3              # the page saw the game's rounds
+    worst = page.evaluate("() => review.decisions.reduce((a, d) => (d.loss > a.loss ? d : a)).index")
+    page.locator(f'#graph circle.point[data-index="{worst}"]').click()
+    assert _review_at(page) == worst and page.locator("#review-at").text_content().startswith("Round ")
     _fits(page)
+    if SHOTS and name != "tablet":
+        page.screenshot(path=os.path.join(SHOTS, "web-review.png" if name == "desktop" else "web-review-phone.png"),
+                        full_page=True)
 
 
 def _record(server, players=2, seed=2, entries=None) -> dict:
@@ -418,8 +425,6 @@ def test_a_review_stepped_through(sized, server, tmp_path):
     if line:                                                             # the engine's better line, as it gives it
         assert page.locator("#review-decision .line").text_content() == " ; ".join(line)
     _fits(page)
-    if SHOTS and name == "phone":
-        page.screenshot(path=os.path.join(SHOTS, "web-review-phone.png"), full_page=True)
 
 
 def test_save_and_load_a_position(page, tmp_path):
