@@ -137,7 +137,8 @@ def _shot(page, name):
 
 
 # What is wider than the window: the page's scroll width, and the page's elements (not the board's own drawing,
-# which its SVG scales) whose box leaves the window, and the visible buttons that do.
+# which its SVG scales) whose box leaves the window, and the visible buttons that do; and what is cut: an element
+# that clips its text (hidden overflow, an ellipsis) narrower than the text.
 OVERFLOW = """() => {
   const w = window.innerWidth;
   const out = (r) => r.width > 0 && (r.right > w + 0.5 || r.left < -0.5);
@@ -148,7 +149,13 @@ OVERFLOW = """() => {
   return {scroll: document.documentElement.scrollWidth, width: w,
           wide: html.filter((e) => out(e.getBoundingClientRect())).map(name).slice(0, 8),
           buttons: [...document.querySelectorAll('button, select, input')]
-            .filter((e) => e.offsetParent !== null && out(e.getBoundingClientRect())).map(name)};
+            .filter((e) => e.offsetParent !== null && out(e.getBoundingClientRect())).map(name),
+          cut: html.filter((e) => {
+            if (e instanceof SVGElement || ['SELECT', 'INPUT', 'TEXTAREA'].includes(e.tagName)) return false;
+            const css = getComputedStyle(e);
+            const clips = ['hidden', 'clip'].includes(css.overflowX) || css.textOverflow === 'ellipsis';
+            return clips && e.scrollWidth > e.clientWidth + 1;
+          }).map(name)};
 }"""
 
 # The pairs of hint badges (and the plans' numbers beside them) whose boxes on the screen overlap.
@@ -166,7 +173,7 @@ BADGE_OVERLAPS = """() => {
 def _fits(page):
     got = page.evaluate(OVERFLOW)
     assert got["scroll"] <= got["width"], got
-    assert got["wide"] == [] and got["buttons"] == [], got
+    assert got["wide"] == [] and got["buttons"] == [] and got["cut"] == [], got
 
 
 def _hint(page):
