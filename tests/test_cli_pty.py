@@ -74,9 +74,9 @@ def test_the_opponents_moves_and_the_scorings_are_on_the_last_screen_before_the_
                 assert "Since your last turn:" in screen and re.search(r"^  P0: place \(\d,\d\) [WMU]/[WMU]", screen,
                                                                        re.M), screen
                 summary = chunk[chunk.index("Since your last turn:"):]
-                if "Cerdà section" in summary:
+                if "Cerdà Scoring of section" in summary:
                     scorings += 1
-                    assert re.search(r"\* Cerdà section \d \(SC\d\d \w+\) scored \(R107-R108\): P0 [+-]\d+, "
+                    assert re.search(r"\* Cerdà Scoring of section \d \([\w ]+\): P0 [+-]\d+, "
                                      r"P1 \(you\) [+-]\d+", screen), screen
             if scorings >= 1 and turns >= 3:
                 break

@@ -35,8 +35,8 @@ def test_scorings_are_event_lines_and_not_credited_to_the_move():
     lines = []
     for i, entry in enumerate(rec.actions):
         lines += entry_lines(states[i], entry, states[i + 1], i, 0)
-    scorings = [ln for ln in lines if ln.event and "scored (R107-R108)" in ln.text]
-    assert [ln.text.split(" (")[0] for ln in scorings] == ["Cerdà section 1", "Cerdà section 2", "Cerdà section 3"]
+    scorings = [ln for ln in lines if ln.event and ln.text.startswith("Cerdà Scoring of section")]     # R107-R108
+    assert [ln.text.split(" (")[0] for ln in scorings] == [f"Cerdà Scoring of section {k}" for k in (1, 2, 3)]
     for ln in scorings:
         i = ln.index
         b, a = states[i], states[i + 1]
@@ -47,9 +47,9 @@ def test_scorings_are_event_lines_and_not_credited_to_the_move():
         assert move_gain(b, a, p) == gains[p] - scored[p]
         move = next(x for x in lines if x.index == i and not x.event)
         assert (f"({gains[p] - scored[p]:+d} VP)" in move.text) == (gains[p] != scored[p])
-    refresh = [ln.text for ln in lines if "refilled" in ln.text]
-    assert len(refresh) == 3 and all("(R111)" in t and "discarded (SC" in t for t in refresh)
-    final = [ln.text for ln in lines if ln.text.startswith("Final scoring (R124)")]
+    refresh = [ln.text for ln in lines if "new tiles revealed after the scoring" in ln.text]        # R111
+    assert len(refresh) == 3 and all("on display are discarded (" in t for t in refresh)
+    final = [ln.text for ln in lines if ln.text.startswith("Final scoring:")]                     # R124
     assert len(final) == 1 and lines[-1].event
     assert events(states[0], states[0]) == []
 

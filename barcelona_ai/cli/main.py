@@ -20,9 +20,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .analysis import load_state
     from ..search.engine import Engine, Limit
     from ..workflows.playout import play_out
+    from ..rules.words import breakdown_words
     s, label, _ = load_state(args.position)
     me = s.current_player()
-    print(f"barcelona_ai {__version__}: {label}, {s.num_players} players, player {me} to move\n")
+    print(f"barcelona-ai {__version__}: {label}, {s.num_players} players, player {me} to move\n")
     print(s.render())
     engine = Engine(seed=args.seed)
     limit = Limit(iterations=args.iterations)
@@ -34,7 +35,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     a = engine.analyse(s, limit)
     print("\nAnalysis (win probability, expected final VP +- spread, VP still to come by source):")
     for p in a.players:
-        come = ", ".join(f"{k} {v:.0f}" for k, v in p.to_come.items())
+        come = breakdown_words(p.to_come)
         print(f"  player {p.player}: {p.win_prob:5.0%}  {p.expected_score:5.1f} +- {p.score_stdev:4.1f}  ({come})")
     print(f"\nPlaying the game out: player {me} is ISMCTS ({args.play_iterations} iterations a decision), "
           "the other players are greedy bots ...")
@@ -46,12 +47,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print(f"\n{len(s.history())} decisions and chance outcomes were played.")
     print("Final scores by source:")
     for p, (score, parts) in enumerate(zip(s.scores(), s.score_breakdown())):
-        nonzero = ", ".join(f"{k} {v}" for k, v in parts.items() if v)
+        nonzero = breakdown_words(parts)
         who = "ISMCTS" if p == me else "greedy"
         print(f"  player {p} ({who}): {score:4d} VP  ({nonzero})")
     ret = s.returns()
     winners = [p for p in range(len(ret)) if ret[p] > 0]
-    print(f"Winner: {' and '.join(f'player {p}' for p in winners)} (ties broken by R127)")
+    print(f"Winner: {' and '.join(f'player {p}' for p in winners)} (a tie goes to the furthest on the Cerdà track, "
+          "then on the Sagrada Família track, then to the most Building markers on the board)")
     return 0
 
 

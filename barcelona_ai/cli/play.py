@@ -44,6 +44,7 @@ from ..workflows.progress import SearchProgress
 from ..rules.record import InvalidRecordError, is_draw_for_other
 from ..rules.render import render_player, render_state
 from ..rules.gamelog import move_gain, summary
+from ..rules.words import breakdown_words
 from ..workflows.standing import standing_lines
 from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, read_setup_file, set_field
 from ..rules.table_setup import prompt as setup_prompt
@@ -388,12 +389,13 @@ def final_report(sess: Session) -> None:
     print(s.render())
     print("\nFinal scores (VP by source):")
     for p, (score, parts) in enumerate(zip(s.scores(), s.score_breakdown())):
-        nonzero = ", ".join(f"{k} {v}" for k, v in parts.items() if v) or "-"
+        nonzero = breakdown_words(parts)
         print(f"  {sess.name(p):<10} {score:4d} VP  ({nonzero})")
     winners = s.winners()
     names = " and ".join(sess.name(p) for p in winners)
     verb = "win (shared)" if len(winners) > 1 else "wins"
-    print(f"Winner: {names} {verb}; ties are broken as in the rules (R127).")
+    print(f"Winner: {names} {verb}; a tie goes to the furthest on the Cerdà track, then on the Sagrada Família "
+          "track, then to the most Building markers on the board.")
     if sess.secret_seed:
         print(f"Replay key: --seed {sess.seed} (chance and the engine's citizens came from it; shown now that "
               "the game is over).")

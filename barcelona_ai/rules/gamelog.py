@@ -4,7 +4,7 @@ that seat cannot see (A6).
 
 * A move is written with the VP it gave its player, not counting what a scoring gave everyone at the same moment
   (the Cerdà Scoring at the end of a turn, R107-R109; the final scoring, R124).
-* A Cerdà Scoring is its own line: ``Cerdà section 2 (SC14 COBBLESTONES) scored: P0 +30, P1 +12``; the markers
+* A Cerdà Scoring is its own line: ``Cerdà Scoring of section 2 (Cobblestones placed): P0 +30, P1 +12``; the disks
   going back to the start after the 1st and 2nd (R110) and the Modernisme display discarded and refilled
   (R111; the discards shuffled into a new stack when it runs out, R73) are explained on the lines after it.
 * The end of the game writes the final scoring by source (R124).
@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from ..core import CONSTANTS as C
 from ..core import SOURCES, State
+from .tables import CONDITIONS
+from .words import condition_name, tile_names
 
 SCORING_SOURCES = ("cerda_scoring",)
 FINAL_SOURCES = ("final_cobblestones", "final_passengers", "final_modernisme")
@@ -50,10 +52,9 @@ def move_gain(before: State, after: State, p: int) -> int:
 
 
 def _tile_names(state: State) -> tuple[list[str], list[str]]:
-    """(condition names 'SC14 COBBLESTONES' by condition id, Modernisme tile ids 'SC05' by tile index)."""
+    """(tile names 'Cobblestones placed' by condition id, Modernisme tile names by tile index; words.py)."""
     t = state.game_data.edition.t
-    conds = list(t["cond_names"])
-    return conds, [conds[c].split()[0] for c in t["mod_cond"]]
+    return [condition_name(CONDITIONS[k]) for k in t["cond_kind"]], tile_names(t)
 
 
 def _scoring_lines(b, a, state: State, name) -> list[str]:
@@ -63,12 +64,12 @@ def _scoring_lines(b, a, state: State, name) -> list[str]:
         if a.cerda_scored[k] and not b.cerda_scored[k]:
             gains = ", ".join(f"{name(p)} {_source_gain(b, a, p, SCORING_SOURCES):+d}"
                               for p in range(a.num_players))
-            out.append(f"Cerdà section {k + 1} ({conds[a.cerda_tiles[k]]}) scored (R107-R108): {gains}")
+            out.append(f"Cerdà Scoring of section {k + 1} ({conds[a.cerda_tiles[k]]}): {gains}")
             if a.cerda_scorings_done <= 2 and not a.end_triggered:
-                out.append("Cerdà markers above the starting space go back to it (R110)")
+                out.append("Cerdà track disks beyond the starting position go back to it")
             if k == len(a.cerda_scored) - 1 or a.end_triggered and not b.end_triggered:
-                out.append("That was the last section: the round is played to its end, then the game ends "
-                           "(R122-R123)")
+                out.append("That was the last section: play continues until all players have played the same "
+                           "number of turns, then the game ends")
     return out
 
 
@@ -77,10 +78,10 @@ def _display_lines(b, a, state: State) -> list[str]:
     out = []
     gone = [i for i in b.modernisme_display if i not in a.modernisme_display and i in a.modernisme_discard]
     if len(gone) > 1 or (gone and a.reveal_pending > 1):
-        out.append(f"The Modernisme display is discarded ({', '.join(mod[i] for i in gone)}) and refilled with "
-                   f"{a.reveal_pending} new tiles after the scoring (R111)")
+        out.append(f"The Modernisme tiles on display are discarded ({', '.join(mod[i] for i in gone)}) and "
+                   f"{a.reveal_pending} new tiles revealed after the scoring")
     if len(a.modernisme_discard) < len(b.modernisme_discard) and not gone:
-        out.append("The Modernisme stack ran out: the discards are shuffled into a new stack (R73)")
+        out.append("The Modernisme stack ran out: the discarded tiles are shuffled into a new stack")
     return out
 
 
@@ -91,7 +92,7 @@ def _final_lines(b, a, name) -> list[str]:
         total = sum(v for _, v in parts)
         detail = ", ".join(f"{w} {v}" for w, v in parts if v)
         out.append(f"{name(p)} {total:+d}" + (f" ({detail})" if detail else ""))
-    return ["Final scoring (R124): " + "; ".join(out)]
+    return ["Final scoring: " + "; ".join(out)]
 
 
 def events(before: State, after: State, name=_default_name) -> list[str]:

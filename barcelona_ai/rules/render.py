@@ -25,7 +25,8 @@ ACTION_CODES = {
     "BUILD_2_NARROW": "NAR", "BUILD_INTERSECTION": "INT", "IMPROVE_MODERNISME": "IMP",
     "TAKE_MODERNISME": "TAK", "BUILD_PUBLIC_SERVICE": "PS", "MOVE_TRAM": "TRM", "CERDA_PLUS_2": "CER",
 }
-__all__ = ["render_state", "render_player", "section_ends", "title_words", "ACTION_CODES", "CLASS_LETTERS"]
+__all__ = ["render_state", "render_player", "decision_words", "section_ends", "title_words", "ACTION_CODES",
+           "CLASS_LETTERS"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -410,56 +411,67 @@ def render_player(state: Any, p: int) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 # whose decision
 
-def _status(v: _View) -> str:
-    state, sv = v.state, v.sv
+def _frame_words(sv: Any) -> str:
+    """What the player to move decides inside a piece of a turn (the top of the decision stack)."""
     top = sv.top_frame
-    cp = sv.current_player
+    kind = top.kind
+    if kind == C["FR_GRANT"]:
+        gk = top.a
+        name = grant_words(GRANT_KINDS[gk]) if 0 <= gk < len(GRANT_KINDS) else "an action"
+        return f"you may {name[0].lower() + name[1:]} (or skip)"
+    if kind == C["FR_NARROW2"]:
+        return "lay the second Narrow Street tile"
+    if kind == C["FR_PASSENGER"]:
+        return f"place a Passenger on {_space_name(top.a)}? (or skip)"
+    if kind == C["FR_SAGRADA"]:
+        return f"Sagrada Família track: {top.a} steps left, step or stop"
+    if kind == C["FR_SAG_TILE"]:
+        return f"choose a level {top.a} Sagrada Família tile for slot {top.b + 1}"
+    if kind == C["FR_RES"]:
+        return f"split {top.a} resources between Coins and Cloths"
+    if kind == C["FR_INT_PICK"]:
+        return f"pick Intersection benefits ({top.a} left; player {sv.turn_player}'s turn)"
+    return "decide"
+
+
+def decision_words(state: Any) -> str:
+    """What the player to move decides now, in the rulebook's words ('place 2 citizens on an empty crossing
+    (turn step 1)'); for a chance node, what is drawn or revealed; '' once the game is over."""
+    sv = state.view()
+    if state.is_terminal():
+        return ""
+    if sv.current_player == C["CHANCE"]:
+        if sv.reveal_pending > 0:
+            return (f"reveal a Modernisme tile ({len(sv.modernisme_stack)} in the stack, "
+                    f"{sv.reveal_pending} to reveal)")
+        bag = ", ".join(f"{CLASS_LETTERS[k]} {sv.bag[k]}" for k in range(3))
+        return f"player {sv.turn_player} draws a citizen (bag: {bag}; {sv.draws_left} to draw)"
+    if sv.discard_player is not None:
+        return "Warehouse overflow: discard a Coin or a Cloth"
+    if sv.top_frame is not None:
+        return _frame_words(sv)
+    if sv.phase == C["PH_PLACE"]:
+        return "place 2 citizens on an empty crossing (turn step 1)"
+    if sv.phase == C["PH_ACTIONS"]:
+        c = sv.place_crossing
+        return f"take the actions of crossing ({c % 5},{c // 5}), or end actions"
+    if sv.phase == C["PH_BUILD"]:
+        return "construct a Building (turn step 2, compulsory)"
+    return "decide"
+
+
+def _status(v: _View) -> str:
+    state = v.state
     if state.is_terminal():
         scores = state.scores()
         winners = [str(p) for p in state.winners()]
         return (f"Game over. Scores: {', '.join(f'P{p} {s}' for p, s in enumerate(scores))}. "
                 f"Winner: player {' and '.join(winners)}.")
-    if cp == C["CHANCE"]:
-        if sv.reveal_pending > 0:
-            what = (f"reveal a Modernisme tile ({len(sv.modernisme_stack)} in the stack, "
-                    f"{sv.reveal_pending} to reveal)")
-        else:
-            bag = ", ".join(f"{CLASS_LETTERS[k]} {sv.bag[k]}" for k in range(3))
-            what = f"player {sv.turn_player} draws a citizen (bag: {bag}; {sv.draws_left} to draw)"
-        return f"Chance: {what}"
-    if sv.discard_player is not None:
-        what = "Warehouse overflow: discard a coin or a cloth"
-    elif top is not None:
-        kind = top.kind
-        if kind == C["FR_GRANT"]:
-            gk = top.a
-            name = grant_words(GRANT_KINDS[gk]) if 0 <= gk < len(GRANT_KINDS) else "an action"
-            what = f"you may {name[0].lower() + name[1:]} (or skip)"
-        elif kind == C["FR_NARROW2"]:
-            what = "lay the second Narrow Street tile"
-        elif kind == C["FR_PASSENGER"]:
-            what = f"place a Passenger on {_space_name(top.a)}? (or skip)"
-        elif kind == C["FR_SAGRADA"]:
-            what = f"Sagrada Família track: {top.a} steps left, step or stop"
-        elif kind == C["FR_SAG_TILE"]:
-            what = f"choose a level {top.a} Sagrada Família tile for slot {top.b + 1}"
-        elif kind == C["FR_RES"]:
-            what = f"split {top.a} resources between Coins and Cloths"
-        elif kind == C["FR_INT_PICK"]:
-            what = f"pick Intersection benefits ({top.a} left; player {sv.turn_player}'s turn)"
-        else:
-            what = "decide"
-    elif sv.phase == C["PH_PLACE"]:
-        what = "place 2 citizens on an empty crossing (turn step 1)"
-    elif sv.phase == C["PH_ACTIONS"]:
-        c = sv.place_crossing
-        what = f"take the actions of crossing ({c % 5},{c // 5}), or end actions"
-    elif sv.phase == C["PH_BUILD"]:
-        what = "construct a Building (turn step 2, compulsory)"
-    else:
-        what = "decide"
+    if v.sv.current_player == C["CHANCE"]:
+        return f"Chance: {decision_words(state)}"
     n = len(state.legal_actions())
-    return f"Player {cp} to move: {what}\n  ({n} possible {'move' if n == 1 else 'moves'})"
+    return (f"Player {v.sv.current_player} to move: {decision_words(state)}\n"
+            f"  ({n} possible {'move' if n == 1 else 'moves'})")
 
 
 def render_state(state: Any, marks: dict | None = None) -> str:

@@ -14,7 +14,8 @@ import re
 
 from .tables import CONDITIONS
 
-__all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WORDS", "CLASS_WORDS",
+__all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WORDS", "TO_COME_WORDS", "CLASS_WORDS",
+           "breakdown_words",
            "condition_name", "condition_text", "tile_names", "public_service_name", "public_service_text",
            "effect_words", "effect_short", "grant_words", "source_words"]
 
@@ -84,6 +85,9 @@ SOURCE_WORDS = {
     "final_cobblestones": "Cobblestones (game end)", "final_passengers": "Passengers (game end)",
     "final_modernisme": "Modernisme tiles (game end)",
 }
+# groups of the VP still to come (search.results.PlayerAnalysis.to_come) -> words
+TO_COME_WORDS = {"cobblestones": "Cobblestones", "passengers": "Passengers", "modernisme_tiles": "Modernisme tiles",
+                 "cerda_scorings": "Cerdà Scorings", "other_play": "the rest of play"}
 CLASS_WORDS = ("Working", "Middle", "Upper")
 
 
@@ -128,6 +132,14 @@ def grant_words(kind: str) -> str:
 
 def source_words(source: str) -> str:
     return SOURCE_WORDS.get(source, source.replace("_", " "))
+
+
+def breakdown_words(parts: dict, digits: int = 0) -> str:
+    """VP by source in words, the sources that gave something: 'streets 53, Cerdà Scorings 20' ('-' if none);
+    the keys may be score sources or groups of VP to come."""
+    words = [f"{SOURCE_WORDS.get(k) or TO_COME_WORDS.get(k) or k.replace('_', ' ')} {v:.{digits}f}"
+             for k, v in parts.items() if round(v, digits)]
+    return ", ".join(words) or "-"
 
 
 def _amount(n: int, one: str, many: str) -> str:

@@ -38,7 +38,8 @@ from ..errors import BarcelonaError, GameNotFound, NotNow, WebRequestError
 from ..rules.record import GameRecord, InvalidRecordError, is_draw_for_other
 from ..workflows.session import (Session, draw_entry, hidden_draw_entry, other_placement, own_draw, play_session,
                                  table_session)
-from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, prompt, set_field
+from ..rules.render import decision_words
+from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, choices, prompt, set_field
 from ..rules.tables import available_editions
 
 __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "game_document", "action_target",
@@ -94,7 +95,7 @@ SETUP_FIELDS = COMPONENT_FIELDS          # a real table's setup, as `barcelona-a
 
 def table_setup_fields() -> list[dict]:
     """The fields of a real table's setup with the prompts `barcelona-ai table` asks them with (table_setup)."""
-    return [{"name": name, "prompt": prompt(name, TableSetup())} for name in SETUP_FIELDS]
+    return [{"name": name, "prompt": prompt(name, TableSetup()), "choices": choices(name)} for name in SETUP_FIELDS]
 
 
 def _table_setup(doc: dict, players: int | None, seat: int | None):
@@ -438,7 +439,7 @@ def _caption(game: WebGame, waiting: str) -> str:
     if s.is_chance_node():
         return f"Round {round_no}: {sess.name(s.turn_player)}'s turn (a draw or a reveal is next)"
     who = "your" if s.current_player() == sess.seat else f"{sess.name(s.current_player())}'s"
-    return f"Round {round_no}: {who} decision ({s.view().phase_name})"
+    return f"Round {round_no}: {who} decision: {decision_words(s)}"
 
 
 def game_document(game: WebGame) -> dict:

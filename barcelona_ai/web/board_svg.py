@@ -16,9 +16,13 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+import textwrap
+
 from ..core import SOURCES
-from ..rules.render import ACTION_CODES, CLASS_LETTERS, section_ends, title_words
-from ..rules.tables import ACTION_KINDS, space_name
+from ..rules.render import ACTION_CODES, CLASS_LETTERS, section_ends
+from ..rules.tables import ACTION_KINDS, CONDITIONS, space_name
+from ..rules.words import (condition_name, condition_text, effect_short, effect_words, grant_words,
+                           public_service_name, public_service_text, source_words, tile_names)
 
 __all__ = ["board_svg", "PLAYER_COLOURS", "CLASS_COLOURS", "WIDTH", "HEIGHT"]
 
@@ -42,6 +46,12 @@ def _text(x: float, y: float, s: str, size: int = 12, anchor: str = "start", wei
             f'fill="{fill}"{extra}>{escape(s)}</text>')
 
 
+def _wrapped(x: float, y: float, s: str, size: int, chars: int, **style) -> str:
+    """`s` as lines of at most `chars` characters (words are never cut), the first at baseline `y`."""
+    lines = textwrap.wrap(s, chars, break_long_words=False) or [""]
+    return "".join(_text(x, y + i * (size + 2), line, size, **style) for i, line in enumerate(lines))
+
+
 def _target(kind: str, *ids: int) -> str:
     return f'class="target" data-target="{kind}:{":".join(str(i) for i in ids)}"'
 
@@ -61,7 +71,9 @@ class _Picture:
         self.n = self.sv.num_players
         self.marks = marks or {}
         self.out: list[str] = []
-        self.mod_names = [self.t["cond_names"][c] for c in self.t["mod_cond"]]
+        self.mod_names = tile_names(self.t)
+        self.mod_texts = [condition_text(CONDITIONS[self.t["cond_kind"][c]], self.t["cond_vp"][c])
+                          for c in self.t["mod_cond"]]
 
     def add(self, *parts: str) -> None:
         self.out.extend(parts)
@@ -193,7 +205,7 @@ def _crossings(pic: _Picture) -> None:
 
 
 def _action_tiles(pic: _Picture) -> None:
-    t, sv = pic.t, pic.sv
+    sv = pic.sv
     end = GRID_X + 4 * STEP
     places = [(GRID_X + c * STEP, end + 44) for c in range(5)]           # vertical streets end at the bottom
     places += [(end + 46, GRID_Y + r * STEP) for r in range(5)]         # horizontal streets at the right
@@ -201,8 +213,9 @@ def _action_tiles(pic: _Picture) -> None:
     for street, (x, y) in enumerate(places):
         k = sv.action_tiles[street]
         kind = ACTION_KINDS[k] if 0 <= k < len(ACTION_KINDS) else "?"
-        title = t["action_titles"][k] if 0 <= k < len(t["action_titles"]) else "?"
-        pic.add(f'<g class="action-tile">{_title(f"street {street}: {title}")}'
+        title = grant_words(kind)
+        where = f"column c{street}" if street < 5 else f"row r{street - 5}" if street < 10 else "the diagonal"
+        pic.add(f'<g class="action-tile">{_title(f"action tile of {where}: {title}")}'
                 f'<rect x="{x - 22}" y="{y - 12}" width="44" height="24" rx="4" fill="#fdf6e3" stroke="#8a7"/>',
                 _text(x, y + 4, ACTION_CODES.get(kind, "?"), 11, "middle", "bold", "#354"), "</g>")
 
@@ -240,10 +253,12 @@ def _cerda_tiles(pic: _Picture, y: float) -> float:
     t, sv = pic.t, pic.sv
     for sec in range(3):
         cond = sv.cerda_tiles[sec]
-        done = "scored" if sv.cerda_scored[sec] else "open"
-        pic.add(_text(SIDE_X, y + 14 + 16 * sec,
-                      f"Cerdà Scoring {sec + 1}: {t['cond_names'][cond]}, {t['cond_vp'][cond]} VP each [{done}]",
-                      11, fill="#666" if sv.cerda_scored[sec] else "#222"))
+        done = "scored" if sv.cerda_scored[sec] else "still to score"
+        kind = CONDITIONS[t["cond_kind"][cond]]
+        pic.add(f'<g class="info">{_title(condition_text(kind, t["cond_vp"][cond]))}',
+                _text(SIDE_X, y + 14 + 16 * sec,
+                      f"Cerdà Scoring {sec + 1}: {condition_name(kind)}, {t['cond_vp'][cond]} VP each ({done})",
+                      11, fill="#666" if sv.cerda_scored[sec] else "#222"), "</g>")
     return y + 14 + 16 * 3
 
 
@@ -263,20 +278,22 @@ def _cerda_track(pic: _Picture, y: float) -> float:
 
 def _modernisme(pic: _Picture, y: float) -> float:
     sv = pic.sv
-    pic.add(_text(SIDE_X, y + 12, f"Modernisme display (stack {len(sv.modernisme_stack)}, "
+    pic.add(_text(SIDE_X, y + 12, f"Modernisme tiles (stack {len(sv.modernisme_stack)}, "
                                  f"discard {len(sv.modernisme_discard)})", 12, weight="bold"))
+    t = pic.t
     for k, tile in enumerate(sv.modernisme_display):
         x = SIDE_X + 130 * k
-        code, cond = (pic.mod_names[tile].split(" ", 1) + [""])[:2]
-        pic.add(f'<g {_target("modernisme", tile)}>{_title(pic.mod_names[tile])}'
-                f'<rect x="{x}" y="{y + 18}" width="124" height="34" rx="4" fill="#f3e9f7" stroke="#96a"/>',
-                _text(x + 6, y + 32, code, 11, weight="bold"), _text(x + 6, y + 46, title_words(cond)[:20], 10), "</g>")
-    return y + 58
+        vp = t["cond_vp"][t["mod_cond"][tile]]
+        pic.add(f'<g {_target("modernisme", tile)}>{_title(f"{pic.mod_names[tile]}: {pic.mod_texts[tile]}")}'
+                f'<rect x="{x}" y="{y + 18}" width="124" height="44" rx="4" fill="#f3e9f7" stroke="#96a"/>',
+                _wrapped(x + 6, y + 31, pic.mod_names[tile], 10, 22, weight="bold"),
+                _text(x + 6, y + 57, f"{vp} VP each", 9, fill="#555"), "</g>")
+    return y + 68
 
 
 def _public_services(pic: _Picture, y: float) -> float:
     t, sv = pic.t, pic.sv
-    pic.add(_text(SIDE_X, y + 12, "Public Services (tiles left, next cost -> VP)", 12, weight="bold"))
+    pic.add(_text(SIDE_X, y + 12, "Public Services (tiles left: next cost, VP)", 12, weight="bold"))
     per_stack = t["ps_tiles_2p"] if pic.n == 2 else 3
     k_shown = 0
     for k, name in enumerate(t["ps_names"]):
@@ -285,27 +302,32 @@ def _public_services(pic: _Picture, y: float) -> float:
             continue
         x = SIDE_X + 104 * k_shown
         k_shown += 1
-        nxt = f"{left}: {t['ps_cost'][per_stack - left]}c -> {t['ps_vp'][per_stack - left]} VP" if left else "none left"
-        pic.add(f'<g {_target("service", k)}>{_title(title_words(name))}'
-                f'<rect x="{x}" y="{y + 18}" width="100" height="34" rx="4" fill="#e8f0f7" stroke="#68a"/>',
-                _text(x + 5, y + 32, title_words(name)[:16], 10, weight="bold"), _text(x + 5, y + 46, nxt, 10), "</g>")
-    return y + 58
+        nxt = (f"{left} left: {t['ps_cost'][per_stack - left]} Coins, {t['ps_vp'][per_stack - left]} VP" if left
+               else "none left")
+        raw = pic.ed.raw.get("public_services", {}).get("benefits", {}) if isinstance(pic.ed.raw, dict) else {}
+        effect = public_service_text(name, str(raw.get(name, "")))
+        tip = f"{public_service_name(name)}: pay the cost for {effect}, 2 steps on the Cerdà track and the VP"
+        pic.add(f'<g {_target("service", k)}>{_title(tip)}'
+                f'<rect x="{x}" y="{y + 18}" width="100" height="46" rx="4" fill="#e8f0f7" stroke="#68a"/>',
+                _wrapped(x + 5, y + 30, public_service_name(name), 9, 18, weight="bold"),
+                _text(x + 5, y + 59, nxt, 9), "</g>")
+    return y + 70
 
 
 def _sagrada_offer(pic: _Picture, y: float) -> float:
     t, sv = pic.t, pic.sv
-    pic.add(_text(SIDE_X, y + 12, "Sagrada offer", 12, weight="bold"))
+    pic.add(_text(SIDE_X, y + 12, "Sagrada Família tiles", 12, weight="bold"))
     for k, tile in enumerate(sv.sagrada_offer):
         x = SIDE_X + 64 * (k % 8)
-        yy = y + 18 + 30 * (k // 8)
+        yy = y + 18 + 38 * (k // 8)
         text = t["sag_text"][tile]
-        tip = f"level {t['sag_level'][tile]}: {text}"
+        tip = f"level {t['sag_level'][tile]}: {effect_words(text)}"
         pic.add(f'<g {_target("sagrada", tile)}>{_title(tip)}'
-                f'<rect x="{x}" y="{yy}" width="60" height="26" rx="4" fill="#f7efe0" stroke="#b96"/>',
-                _text(x + 4, yy + 11, f"L{t['sag_level'][tile]}", 9, fill="#964"),
-                _text(x + 4, yy + 22, text[:11], 9), "</g>")
+                f'<rect x="{x}" y="{yy}" width="60" height="35" rx="4" fill="#f7efe0" stroke="#b96"/>',
+                _text(x + 4, yy + 10, f"level {t['sag_level'][tile]}", 8, fill="#964"),
+                _wrapped(x + 4, yy + 20, effect_short(text), 8, 13), "</g>")
     rows = (len(sv.sagrada_offer) + 7) // 8
-    return y + 22 + 30 * max(rows, 1)
+    return y + 22 + 38 * max(rows, 1)
 
 
 def _sidewalk(pic: _Picture, y: float) -> float:
@@ -321,10 +343,11 @@ def _sidewalk(pic: _Picture, y: float) -> float:
         except (TypeError, IndexError, KeyError):
             benefit = "?"
         taken = i in occupied
-        pic.add(f'<g {_target("sidewalk", i)}>{_title(f"r{r}c{c}: {benefit}")}'
+        what = "a printed Cobblestone" if benefit == "PRE" else effect_words(benefit)
+        short = "printed" if benefit == "PRE" else effect_short(benefit)
+        pic.add(f'<g {_target("sidewalk", i)}>{_title(f"Sidewalk r{r}c{c}: {what}")}'
                 f'<rect x="{x}" y="{yy}" width="80" height="21" rx="3" fill="{"#9a9a9a" if taken else "#fbfaf6"}" '
-                f'stroke="#bbb"/>', _text(x + 4, yy + 15, benefit.replace("ACT_", "")[:14].lower(), 9,
-                                         fill="#eee" if taken else "#444"), "</g>")
+                f'stroke="#bbb"/>', _text(x + 4, yy + 15, short, 9, fill="#eee" if taken else "#444"), "</g>")
     return y + 18 + 24 * 5
 
 
@@ -346,7 +369,7 @@ def _player_board(pic: _Picture, p: int) -> None:
     pic.add(_text(x + 10, y + 18, who, 14, weight="bold", fill="#fff"),
             _text(x + w - 20, y + 18, f"{pl.score} VP", 14, "end", "bold", "#fff"))
     lines = []
-    src = [f"{SOURCES[k]} {pl.vp_sources[k]}" for k in range(len(SOURCES)) if pl.vp_sources[k]]
+    src = [f"{source_words(SOURCES[k])} {pl.vp_sources[k]}" for k in range(len(SOURCES)) if pl.vp_sources[k]]
     hand = (f"{pl.hand_size} hidden" if pl.hand is None else
             " ".join(CLASS_LETTERS[k] for k in range(3) for _ in range(pl.hand[k])) or "empty")
     lines.append(f"hand: {hand}    turns {pl.turns}")
@@ -358,29 +381,32 @@ def _player_board(pic: _Picture, p: int) -> None:
     lines.append(f"passengers {pl.passengers}/5   tram {tram}")
     mult = t["cerda_mult"][pl.cerda] if 0 <= pl.cerda < len(t["cerda_mult"]) else "?"
     lines.append(f"markers {pl.markers_placed}/8   Cerdà {pl.cerda} (x{mult})   Sagrada {pl.sagrada}")
-    tiles = [t["sag_text"][s] for s in pl.sagrada_tiles if s is not None]
+    tiles = [effect_short(t["sag_text"][s]) for s in pl.sagrada_tiles if s is not None]
     if tiles:
-        lines.append("Sagrada tiles: " + ", ".join(tiles))
-    built = [title_words(t["ps_names"][k]) for k in pl.public_services]
+        lines.append("Sagrada tiles: " + "; ".join(tiles))
+    built = [public_service_name(t["ps_names"][k]) for k in pl.public_services]
     if built:
         lines.append("Public Services: " + ", ".join(built))
-    for i, line in enumerate(lines):
-        pic.add(_text(x + 10, y + 44 + 16 * i, line, 11))
-    py = y + 44 + 16 * len(lines)
+    chars = max(24, int((w - 30) / 6))          # characters of 11 px text that fit the board's width
+    wrapped = [part for line in lines for part in textwrap.wrap(line, chars, break_long_words=False)]
+    for i, line in enumerate(wrapped):
+        pic.add(_text(x + 10, y + 44 + 15 * i, line, 11))
+    py = y + 44 + 15 * len(wrapped)
     slot = (w - 30) / 5
     for k in range(5):
         tile = pl.modernisme[k]
         up = pl.modernisme_up[k]
-        name = pic.mod_names[tile].split(" ", 1)[0] if tile is not None else "-"
+        name = pic.mod_names[tile] if tile is not None else "-"
         sx = x + 10 + slot * k
-        tip = f"project {k + 1}: {pic.mod_names[tile] if tile is not None else 'empty'}" + (", improved" if up else "")
+        what = f"{pic.mod_names[tile]}: {pic.mod_texts[tile]}" if tile is not None else "empty"
+        tip = f"Modernisme project {k + 1}: {what}" + ("; marker in its top position" if up else "")
         pic.add(f'<g {_target("project", p, k)}>{_title(tip)}'
-                f'<rect x="{sx:.0f}" y="{py}" width="{slot - 4:.0f}" height="30" rx="3" '
+                f'<rect x="{sx:.0f}" y="{py}" width="{slot - 4:.0f}" height="44" rx="3" '
                 f'fill="{"#e6d5ee" if tile is not None else "#f6f6f6"}" stroke="#96a"/>',
-                _text(sx + 4, py + 12, f"{k + 1}{' up' if up else ''}", 9, fill="#777"),
-                _text(sx + 4, py + 25, name, 10, weight="bold"), "</g>")
+                _text(sx + 4, py + 11, f"{k + 1}{' up' if up else ''}", 9, fill="#777"),
+                _wrapped(sx + 4, py + 22, name, 8, max(6, int((slot - 8) / 4.6))), "</g>")
     if src:
-        pic.add(_text(x + 10, py + 48, "VP: " + ", ".join(src), 10, fill="#555"))
+        pic.add(_wrapped(x + 10, py + 60, "VP: " + ", ".join(src), 10, max(28, int((w - 30) / 5.4)), fill="#555"))
     pic.add("</g>")
 
 
