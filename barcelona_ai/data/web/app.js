@@ -80,12 +80,41 @@ async function buildSetupFields() {
     const input = document.createElement("input");
     input.name = f.name;
     input.id = `setup-${f.name}`;
-    input.title = f.prompt;
-    const help = document.createElement("div");
-    help.className = "help";
-    help.textContent = f.prompt;
+    input.setAttribute("aria-describedby", `setup-help-${f.name}`);
+    const help = setupHelp(f);
+    help.id = `setup-help-${f.name}`;
     box.append(label, input, help);
   }
+}
+
+// What to type in a setup field: its prompt; a prompt of several lines (a list to choose from) or a field with
+// `choices` shows its last line, the instruction, and the list folded under it.
+function setupHelp(f) {
+  const help = document.createElement("div");
+  help.className = "help";
+  const lines = f.prompt.split("\n").map((line) => line.trim()).filter((line) => line);
+  const choices = Array.isArray(f.choices) && f.choices.length ? f.choices : null;
+  if (!choices && lines.length <= 1) {
+    help.textContent = f.prompt;
+    return help;
+  }
+  const intro = document.createElement("div");
+  intro.textContent = lines[lines.length - 1];
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = "the list";
+  const list = document.createElement("ul");
+  list.className = "choices";
+  const items = choices ? choices.map((c) => `${c.value}: ${c.name}` + (c.text ? ` (${c.text})` : ""))
+    : lines.slice(0, -1);
+  for (const text of items) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    list.appendChild(li);
+  }
+  details.append(summary, list);
+  help.append(intro, details);
+  return help;
 }
 
 // What the new-game form shows: the table's setup only for a table, the engine's strength only against it, and
@@ -556,17 +585,23 @@ async function reviewRecord(record, rounds = null) {
   await showReviewPosition(0);
 }
 
+// A seat of the record under review, with who played it ("human", "engine" for a search bot's "ismcts:N").
 function reviewName(p) {
   const seats = reviewed && reviewed.seats;
-  return seats && seats[p] ? `P${p} (${seats[p]})` : `P${p}`;
+  if (!seats || !seats[p]) return `P${p}`;
+  return `P${p} (${/^ismcts\b/.test(seats[p]) ? "engine" : seats[p]})`;
 }
 
 // The round of entry `index`: the decision's own `round` where the review gives it, else the page's memory of the
-// game; null where neither knows.
+// game, else the round of the decisions on both sides of it when they agree; null where none of them knows.
 function roundOf(index) {
-  const d = review && review.decisions.find((x) => x.index === index);
-  if (d && d.round !== undefined && d.round !== null) return d.round;
-  return reviewRounds && index < reviewRounds.length ? reviewRounds[index] : null;
+  const rounded = review ? review.decisions.filter((x) => x.round !== undefined && x.round !== null) : [];
+  const d = rounded.find((x) => x.index === index);
+  if (d) return d.round;
+  if (reviewRounds && index < reviewRounds.length) return reviewRounds[index];
+  const before = rounded.filter((x) => x.index < index).pop();
+  const after = rounded.find((x) => x.index > index);
+  return before && after && before.round === after.round ? before.round : null;
 }
 
 // The first entry of each round: the graph's round axis (empty where the rounds are not known).
