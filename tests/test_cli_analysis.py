@@ -9,13 +9,11 @@ from pathlib import Path
 import pytest
 
 from barcelona_ai import BarcelonaError, CONSTANTS as C, new_game
-from barcelona_ai.workflows.review import MARKS, THRESHOLDS
+from barcelona_ai.workflows.review import MARKS, THRESHOLDS, VP_BOUNDS, excess, mark_of, thresholds_line
 from barcelona_ai.workflows.examples import example_position, list_examples
 from barcelona_ai.rules.record import GameRecord, is_draw_for_other
 
 EXAMPLES = ["midgame-3p", "start-2p", "start-3p", "start-4p"]
-THRESHOLDS_TEXT = ("best (the engine's move, or loss <= 0.02), good <= 0.05, inaccuracy <= 0.10, "
-                   "mistake <= 0.20, blunder > 0.20")
 
 
 def run(*args, ok=True):
@@ -179,7 +177,7 @@ def test_analyse_record_at(games):
 def test_review_human_output(games):
     out, _ = games
     text = run("review", Path(out) / "game-0001.json", "--iterations", 60).stdout
-    assert THRESHOLDS_TEXT in text
+    assert thresholds_line() in text and "Seats reviewed: P0, P1" in text and "Accuracy: " in text
     lines = text.splitlines()
     i = lines.index("Summary:")
     head = lines[i + 1].split()
@@ -196,18 +194,20 @@ def test_review_json_marks_follow_the_thresholds(games):
     path = Path(out) / "game-0002.json"
     doc = run_json("review", path, "--iterations", 60)
     assert doc["thresholds"] == dict(THRESHOLDS) and doc["budget"] == {"iterations": 60}
+    assert doc["vp_thresholds"] == dict(VP_BOUNDS) and len(doc["how"]) == 3
+    assert [n["reviewed"] for n in doc["seats"]] == [n["decisions"] for n in doc["seats"]]
     rec = GameRecord.load(path)
     states = {i: s.clone() for i, s, e in rec.steps() if e is not None}
     for d in doc["decisions"]:
         s = states[d["index"]]
         assert not s.is_chance_node() and s.current_player() == d["player"]
         assert len(s.legal_actions()) >= 2 and d["played_id"] == rec.actions[d["index"]]["id"]
-        assert d["engine_id"] in s.legal_actions() and d["loss"] >= 0
+        assert d["engine_id"] in s.legal_actions() and d["loss"] >= 0 and d["vp_loss"] >= 0
         if d["played_id"] == d["engine_id"]:
-            assert d["mark"] == "best" and d["loss"] == 0
+            assert d["mark"] == "best" and d["loss"] == 0 and d["vp_loss"] == 0
         else:
-            bound = next((b for name, b in THRESHOLDS if d["loss"] <= b + 1e-12), None)
-            assert d["mark"] == (next(n for n, b in THRESHOLDS if b == bound) if bound is not None else "blunder")
+            assert d["mark"] == mark_of(excess(d["loss"], d["win_prob_noise"]), False,
+                                        excess(d["vp_loss"], d["vp_noise"]))
     for row in doc["summary"]:
         mine = [d for d in doc["decisions"] if d["player"] == row["player"]]
         assert row["decisions"] == len(mine) == sum(row[m] for m in MARKS)
@@ -234,7 +234,9 @@ def _table_record(tmp_path) -> Path:
     return path
 
 
-def test_table_mode_record_review_covers_the_viewpoint_only(tmp_path):
+def test_table_mode_record_review_covers_every_seat_its_placements_show(tmp_path):
+    """A table-mode record hides the other player's draws; their placements show the citizens held, so their
+    decisions are reviewed too, except those made holding citizens no later placement shows."""
     path = _table_record(tmp_path)
     rec = GameRecord.load(path)
     assert any(e["id"] is None for e in rec.actions)
@@ -242,9 +244,12 @@ def test_table_mode_record_review_covers_the_viewpoint_only(tmp_path):
         assert s.hash() == rec.replay(i, seed=2).hash()
     doc = run_json("review", path, "--iterations", 50)
     assert doc["viewpoint"] == 0 and doc["decisions"]
-    assert {d["player"] for d in doc["decisions"]} == {0}
-    assert [r["player"] for r in doc["summary"]] == [0]
-    assert "player 0 (table mode)" in run("review", path, "--iterations", 50).stdout
+    assert {d["player"] for d in doc["decisions"]} == {0, 1}
+    assert [r["player"] for r in doc["summary"]] == [0, 1]
+    seats = {n["player"]: n for n in doc["seats"]}
+    assert seats[0]["reviewed"] == seats[0]["decisions"] and seats[0]["left_out"] == 0
+    assert seats[1]["reviewed"] + seats[1]["left_out"] == seats[1]["decisions"] and seats[1]["reviewed"] > 0
+    assert "kept from P0's seat" in run("review", path, "--iterations", 50).stdout
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -390,6 +390,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 # review
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from ..workflows import review as RV
     kind, doc, label = read_document(args.record)
     if kind != "record":
         raise CommandError(f"{args.record}: review needs a game record, and this is a position "
@@ -406,34 +407,84 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         out = {"engine": f"barcelona_ai {__version__}", "seed": args.seed, "budget": _budget(limit),
                "record": label, "players": rec.players, "viewpoint": rec.viewpoint, "entries": len(rec.actions),
-               "thresholds": dict(THRESHOLDS), "min_visits": MIN_VISITS, **r.to_dict()}
+               "thresholds": dict(THRESHOLDS), "vp_thresholds": dict(RV.VP_BOUNDS), "noise_z": RV.NOISE_Z,
+               "min_visits": MIN_VISITS, "root_share": RV.ROOT_SHARE,
+               "accuracy_half": {"win_prob": RV.WIN_HALF, "vp": RV.VP_HALF}, "how": _review_how(), **r.to_dict()}
         print(json.dumps(out, indent=1))
         return 0
     _print_review(rec, label, limit, args.seed, r)
     return 0
 
 
+def _review_how() -> list[str]:
+    """How review marks a decision, in words (the human output's header, the JSON's "how")."""
+    from ..workflows import review as RV
+    return [RV.thresholds_line(), RV.noise_line(), RV.accuracy_line()]
+
+
+def _points(x: float) -> str:
+    """A probability as percentage points, without the sign (a column headed with %)."""
+    return f"{100 * x:.1f}"
+
+
+def _review_seats_line(rec, r) -> str:
+    """Which seats were reviewed, and why some decisions were left out."""
+    reviewed = [f"P{n.player}" for n in r.seats if n.reviewed]
+    head = f"Seats reviewed: {', '.join(reviewed) if reviewed else 'none'}"
+    if rec.viewpoint is not None:
+        head += (f" (the record was kept from P{rec.viewpoint}'s seat; the others' citizens are known where their "
+                 "placements show them)")
+    notes = [f"P{n.player}: {n.why}" for n in r.seats if n.why]
+    return "; ".join([head] + notes)
+
+
 def _print_review(rec, label: str, limit, seed: int, r) -> None:
-    who = "every player" if rec.viewpoint is None else f"player {rec.viewpoint} (table mode)"
-    print(f"Review of {label}: {rec.players} players, {len(rec.actions)} entries; decisions of {who} "
-          f"with a choice: {len(r.decisions)}")
+    print(f"Review of {label}: {rec.players} players, {len(rec.actions)} entries; decisions with a choice "
+          f"reviewed: {len(r.decisions)}")
     print(f"Engine: barcelona_ai {__version__}, {_budget_text(limit)} a decision, seed {seed} "
           f"({r.seconds:.1f} s)")
-    print(thresholds_line())
-    print("loss = win probability of the engine's move - that of the move played (for the player deciding)")
+    print(_review_seats_line(rec, r))
+    for text in _review_how():
+        print(text)
+    print("win % lost, VP lost: the engine's move minus the move played, for the player deciding (chance to win, "
+          "expected final score), with the noise each must exceed to count")
     print()
-    w = max([len("played"), len("engine")] + [max(len(d.played), len(d.engine_move)) for d in r.decisions])
-    print(f"{'#':>5}  {'player':6}  {'played':{w}}  {'engine':{w}}  {'loss':>6}  mark")
+    w = max([len("played"), len("engine's move")] +
+            [max(len(d.played), len(d.engine_move)) for d in r.decisions])
+    print(f"{'#':>5}  {'player':6}  {'played':{w}}  {'engine' + chr(39) + 's move':{w}}  {'win % lost':>12}  "
+          f"{'VP lost':>13}  mark")
     for d in r.decisions:
-        print(f"{d.index:5d}  P{d.player:<5}  {d.played:{w}}  {d.engine_move:{w}}  {d.loss:6.3f}  {d.mark}")
+        same = d.played_id == d.engine_id
+        engine = "(the same)" if same else d.engine_move
+        win = "" if same else f"{_points(d.loss)} ±{_points(d.win_prob_noise)}"
+        vp = "" if same else f"{d.vp_loss:.1f} ±{d.vp_noise:.1f}"
+        print(f"{d.index:5d}  P{d.player:<5}  {d.played:{w}}  {engine:{w}}  {win:>12}  {vp:>13}  {d.mark}")
     print()
+    _print_swings(r)
     print("Summary:")
-    print(f"{'player':6}  {'decisions':>9}  " + "  ".join(f"{m:>10}" for m in MARKS) + "  mean loss")
+    print(f"{'player':6}  {'decisions':>9}  " + "  ".join(f"{m:>10}" for m in MARKS) +
+          "  win % lost  VP lost  accuracy")
     for row in r.summary:
         print(f"P{row.player:<5}  {row.decisions:9d}  " + "  ".join(f"{row.marks[m]:10d}" for m in MARKS)
-              + f"  {row.mean_loss:9.3f}")
+              + f"  {_points(row.mean_loss):>10}  {row.mean_vp_loss:7.1f}  {row.accuracy:8.0f}")
+    print("(win % lost and VP lost: means over the player's decisions; accuracy 0-100 as defined above)")
     if rec.result:
         print(f"Result: scores {' '.join(str(x) for x in rec.result.get('scores', []))}")
+
+
+def _print_swings(r) -> None:
+    """The biggest losses of the game, each with the engine's line from there."""
+    swings = r.swing_decisions()
+    if not swings:
+        print("Biggest swings: none (no decision lost more than the noise allows beyond good)")
+        print()
+        return
+    print(f"Biggest swings ({len(swings)}: the decisions that lost the most beyond the noise):")
+    for d in swings:
+        print(f"  entry {d.index}, P{d.player} (round {d.round}) played {d.played}: {d.mark}, lost "
+              f"{d.vp_loss:.1f} VP and {_points(d.loss)}% chance to win")
+        print(f"      the engine's line: {' ; '.join(d.engine_line)}")
+    print()
 
 
 # ---------------------------------------------------------------------------------------------------------------
