@@ -91,7 +91,8 @@ def test_hint_human_output(name):
     s = example_position(name)
     me = s.current_player()
     assert f"player {me} to move" in out and f"Turn plans for player {me} (100 ISMCTS iterations" in out
-    assert " 1. place (" in out and "visits" in out and "expected final VP" in out and "[all: P0 " in out
+    assert " 1. place (" in out and "searched" in out and "expected final VP" in out and "[all: P0 " in out
+    assert "    why: " in out
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -100,8 +101,9 @@ def test_hint_json_payload(name):
     s = example_position(name)
     check_payload(doc, s, 100)
     assert 1 <= len(doc["moves"]) <= 3 and doc["kind"] == "hint"
-    visits = [m["visits"] for m in doc["moves"]]
-    assert visits == sorted(visits, reverse=True)
+    shown = [m["win_prob"][s.current_player()] for m in doc["moves"]]     # best first, by the number shown
+    assert shown[0] == max(shown) and shown[1:] == sorted(shown[1:], reverse=True)
+    assert all(m["reason"] for m in doc["moves"])
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
@@ -111,7 +113,8 @@ def test_analyse_human_output(name):
     assert f"Analysis for player {s.current_player()} to move: 100 iterations" in out
     for q in range(s.num_players):
         assert f"P{q} " in out
-    assert "VP still to come" in out and "cobbles" in out and "Best moves:" in out and " 1. place (" in out
+    assert "VP still to come" in out and "cobbles" in out and "Best moves (best first" in out and " 1. place (" in out
+    assert " leads P" in out and "expected final VP: " in out and "    why: " in out
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -35,6 +35,7 @@ LAYERS = [
     {"core"},                                                  # the compiled rules
     {"rules.notation", "rules.position", "rules.position_fields", "rules.position_turn",  # the Python layer on
      "rules.render", "rules.record", "rules.table_setup", "rules.gamelog", "rules.perft",  # the state
+     "rules.explain",
      "web.board_svg"},
     {"learned.evaluation"},                                    # the learned evaluation (features, network)
     {"learned.turn_policy"},                                   # the learned turn policy's weights

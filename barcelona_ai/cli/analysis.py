@@ -32,6 +32,8 @@ from . import args as A
 from ..core import CONSTANTS, State
 from ..errors import BarcelonaError, SearchInterrupted
 from ..rules.jsonio import parse_json, read_bytes, show_path
+from ..rules.words import TO_COME_WORDS
+from ..search.results import shown_moves
 from ..workflows.progress import SearchProgress, bar
 from ..workflows.review import MARKS, MIN_VISITS, THRESHOLDS, decides as _decides, review_record, thresholds_line
 
@@ -280,10 +282,14 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if interrupted:
         print(INTERRUPTED)
     print(f"Turn plans for player {me} ({_budget_text(limit)}, seed {args.seed}, {secs:.1f} s):")
+    print("(each with your win probability and expected final VP if you play it, best first; why: what the plan "
+          "does by the rules)")
     for i, m in enumerate(plans, 1):
         print(f"{i:2d}. {' ; '.join(m.moves)}")
-        print(f"    visits {m.visits}, win {_pct(m.win_prob[me])}, expected final VP {m.expected_score[me]:.1f}"
-              f"   [all: {_compact(m.win_prob, m.expected_score)}]")
+        print(f"    win {_pct(m.win_prob[me])}, expected final VP {m.expected_score[me]:.1f} "
+              f"(searched {m.visits} times)   [all: {_compact(m.win_prob, m.expected_score)}]")
+        if m.reason:
+            print(f"    why: {m.reason}")
         if m.main_line:
             print(f"    then: {' / '.join(m.main_line[:6])}")
     return 130 if interrupted else 0
@@ -343,13 +349,33 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     print("(win probability, expected final VP ± spread, VP now, expected VP still to come by group; "
           "* = to move)")
     _print_players(a)
-    print("Best moves:")
-    for i, m in enumerate(a.moves, 1):
-        print(f"{i:2d}. {' ; '.join(m.moves):32s} visits {m.visits:6d}  win {_pct(m.win_prob[me]):>6}  "
-              f"expected {m.expected_score[me]:5.1f} VP   [all: {_compact(m.win_prob, m.expected_score)}]")
+    print(_lead_line(a))
+    print("Best moves (best first, by the win probability if played):")
+    for i, m in enumerate(shown_moves(a.moves, me, args.top), 1):
+        print(f"{i:2d}. {' ; '.join(m.moves):32s} win {_pct(m.win_prob[me]):>6}  "
+              f"expected {m.expected_score[me]:5.1f} VP  (searched {m.visits})   "
+              f"[all: {_compact(m.win_prob, m.expected_score)}]")
+        if m.reason:
+            print(f"    why: {m.reason}")
         if m.main_line:
             print(f"    then: {' / '.join(m.main_line[:6])}")
     return 130 if interrupted else 0
+
+
+def _lead_line(a) -> str:
+    """Where the lead comes from: the leader by expected final VP against the next, split into the VP on the
+    board now and the VP still to come by group."""
+    ranked = sorted(a.players, key=lambda p: -p.expected_score)
+    if len(ranked) < 2:
+        return ""
+    lead, next_ = ranked[0], ranked[1]
+    now = lead.current_score - next_.current_score
+    come = {g: lead.to_come[g] - next_.to_come[g] for g in lead.to_come}
+    parts = ", ".join(f"{TO_COME_WORDS.get(g, g)} {v:+.1f}" for g, v in sorted(come.items(), key=lambda x: -abs(x[1]))
+                      if abs(v) >= 0.05)
+    return (f"P{lead.player} leads P{next_.player} by {lead.expected_score - next_.expected_score:.1f} expected "
+            f"final VP: {now:+d} on the board now, {sum(come.values()):+.1f} still to come"
+            + (f" ({parts})" if parts else ""))
 
 
 def _analyse_standing(args, limit, engine, s: State, label: str, at: int | None, viewpoint: int | None) -> int:

@@ -45,6 +45,7 @@ from ..rules.record import InvalidRecordError, is_draw_for_other
 from ..rules.render import render_player, render_state
 from ..rules.gamelog import move_gain, summary
 from ..rules.words import breakdown_words
+from ..rules.explain import plan_effect
 from ..workflows.standing import standing_lines
 from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, read_setup_file, set_field
 from ..rules.table_setup import prompt as setup_prompt
@@ -199,7 +200,10 @@ def hints(sess: Session) -> None:
     print(f"  Hints for {sess.name(me)} ({_done_text(sess.hint_limit, sp.iterations)}; {plays}):")
     for i, h in enumerate(plans, 1):
         print(f"  {i}. {' ; '.join(h.moves)}")
-        print(f"     win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f} (visits {h.visits})")
+        print(f"     win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f} (searched {h.visits} "
+              "times)")
+        if h.reason:
+            print(f"     why: {h.reason}")
 
 
 def _done_text(limit, iterations: int) -> str:
@@ -352,6 +356,8 @@ def _push_decision(sess: Session, a: int, typed: bool, only: bool = False) -> No
     sess.push(sess.entry(a), typed)
     gain = move_gain(before, sess.state, p)
     print(f"  {sess.name(p)}: {text}" + (f"   ({gain:+d} VP)" if gain else "") + ("   (only choice)" if only else ""))
+    if not typed and not only and p != sess.seat:             # the engine's move, and why (the rules' effect)
+        print(f"     why: {plan_effect(before, [a], p).line}")
     print_events(sess)
 
 

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from .._version import __version__
 from ..core import CONSTANTS, SOURCES, State
 from ..errors import BarcelonaError
+from ..rules.explain import plan_effect
 from ..rules.notation import describe_action_id
 from .running import Search
 from .tree import HIDDEN_DRAW, Tree
@@ -25,6 +26,8 @@ class MoveInfo:
     win_prob: list[float]            # per player
     expected_score: list[float]      # per player, final VP
     main_line: list[str] = field(default_factory=list)
+    reason: str = ""                 # what the plan does, from the rules kernel (rules.explain), in one line
+    vp_now: int = 0                  # the VP the plan scores now for the player (rules.explain.PlanEffect.vp)
 
     @property
     def action(self) -> int:
@@ -93,8 +96,23 @@ def best_action(search: Search) -> int:
 
 def _move_info(search: Search, view: State, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
     win, expected = _shown_stats(search, keys[0], stats)
+    legal = _legal_prefix(view, keys)
+    effect = plan_effect(view, legal, search.player) if legal else None
     return MoveInfo(actions=list(keys), moves=_notation(view, keys), visits=stats["visits"], win_prob=win,
-                    expected_score=expected, main_line=main)
+                    expected_score=expected, main_line=main, reason=effect.line if effect else "",
+                    vp_now=effect.vp if effect else 0)
+
+
+def _legal_prefix(view: State, keys: list[int]) -> list[int]:
+    """The first of `keys` that can be played in turn on `view` (a plan ends at a hidden draw)."""
+    s = view.clone()
+    out = []
+    for a in keys:
+        if a == HIDDEN_DRAW or a not in s.legal_actions():
+            break
+        s.apply(a)
+        out.append(a)
+    return out
 
 
 def _shown_stats(search: Search, key: int, stats: dict) -> tuple[list[float], list[float]]:
@@ -113,24 +131,43 @@ def _visits_floor(kids: dict) -> float:
     return max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(st["visits"] for st in kids.values()))
 
 
+# Root actions after the first whose numbers are read to choose the alternatives shown (beyond `top`).
+HINT_EXTRA = 2
+
+
+def _shown_order(search: Search, top: int) -> list[int]:
+    """The root actions shown, best first: the engine's move (best_move's), then the alternatives whose numbers
+    rest on enough visits (_visits_floor) and are not above the engine's move's, by the win probability shown
+    (then the expected score). A rarer move whose few visits rate it higher is the search's exploration, which
+    it did not confirm: it is not shown, so that the first move shown is also the one with the best number."""
+    order = _root_order(search)
+    if not order:
+        return []
+    kids, player = search.merged().root_children(), search.player
+    floor = _visits_floor(kids)
+
+    def number(key: int) -> tuple[float, float]:
+        win, expected = _shown_stats(search, key, kids[key])
+        return win[player], expected[player]
+
+    best = number(order[0])
+    others = [k for k in order[1:] if kids[k]["visits"] >= floor][:top - 1 + HINT_EXTRA]
+    ranked = sorted((k for k in others if number(k) <= best), key=lambda k: (-number(k)[0], -number(k)[1], k))
+    return [order[0]] + ranked[:top - 1]
+
+
 def hints_of(search: Search, top: int) -> list[MoveInfo]:
-    """The `top` best first moves in the engine's order (the first is best_move's move), each with its main
-    plan (_main_plan) and its statistics over every thread: analyse's numbers for that move, the first hint's
-    being the root value (_root_value). The visits rule: a move after the first is listed only when its
-    numbers rest on enough visits (_visits_floor)."""
+    """The `top` best first moves (_shown_order: the first is best_move's move, the others by the number shown),
+    each with its main plan (_main_plan), what the plan does (rules.explain) and its statistics over every
+    thread: analyse's numbers for that move, the first hint's being the root value (_root_value)."""
     merged, player, view = search.merged(), search.player, _view(search)
     kids = merged.root_children()
-    floor = _visits_floor(kids)
     shown: list[MoveInfo] = []
-    for key in _root_order(search):
+    for key in _shown_order(search, top):
         st = kids[key]
-        if shown and st["visits"] < floor:
-            continue
         tree, node = _busiest_ref(st)
         keys, end = _main_plan(tree, node, player, [key])
         shown.append(_move_info(search, view, keys, st, _main_line(view, player, keys, tree, end)))
-        if len(shown) == top:
-            break
     return shown
 
 
@@ -148,6 +185,21 @@ def _candidates(search: Search, view: State, top: int) -> list[MoveInfo]:
         tree, node = _busiest_ref(st)
         out.append(_move_info(search, view, [key], st, _main_line(view, search.player, [key], tree, node)))
     return out
+
+
+def shown_moves(moves: list[MoveInfo], player: int, top: int) -> list[MoveInfo]:
+    """Analysis.moves (every root move, in the engine's order) as a player is shown them (_shown_order's rule):
+    the engine's move, then the moves with enough visits whose numbers are not above its, by those numbers."""
+    if not moves:
+        return []
+    floor = max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(m.visits for m in moves))
+
+    def number(m: MoveInfo) -> tuple[float, float]:
+        return m.win_prob[player], m.expected_score[player]
+
+    best = number(moves[0])
+    others = [m for m in moves[1:] if m.visits >= floor and number(m) <= best]
+    return [moves[0]] + sorted(others, key=lambda m: (-number(m)[0], -number(m)[1], m.action))[:top - 1]
 
 
 def _root_sums(trees: list[Tree], k: int) -> tuple[int, list[float], list[float], list[list[float]]]:
