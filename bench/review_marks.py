@@ -15,6 +15,8 @@ the lineup g mod len(LINEUPS[players]), its seats rotated by g. Two checks, both
   .best_move`` chooses there at the review's budget, k an engine seed the review does not use, is reviewed as if
   it had been played (review_decision); counted are those marked good or best (target: 95%), also among the
   moves that differ from the review's engine move.
+- the engine's hints: at every (2 x `--every`)-th decision, the move the engine chooses with `--hint-scale` times
+  the review's budget (another seed; ``play``'s hints may run a larger budget than a review): counted as above.
 
 Printed: each game's line, then the two rates with Wilson 95% intervals, per player count and in all.
 """
@@ -60,7 +62,11 @@ def lineup(players: int, g: int) -> list[str]:
     return specs[r:] + specs[:r]
 
 
-def check_game(players: int, g: int, seed: int, limit: Limit, every: int) -> dict:
+def _good(d) -> bool:
+    return R.MARKS.index(d.mark) <= R.MARKS.index("good")
+
+
+def check_game(players: int, g: int, seed: int, limit: Limit, every: int, hint: Limit) -> dict:
     specs = lineup(players, g)
     game = play_game(specs, seed + g, seed + g)
     rec = GameRecord.from_json(game.record)
@@ -70,7 +76,7 @@ def check_game(players: int, g: int, seed: int, limit: Limit, every: int) -> dic
     review = R.review_record(rec, limit, seed=REVIEW_SEED, players=[last])
     marked = sum(1 for d in review.decisions if R.MARKS.index(d.mark) >= R.MARKS.index("inaccuracy"))
     engine = Engine(seed=REVIEW_SEED)
-    own, own_good, differ, differ_good, k = 0, 0, 0, 0, 0
+    own, own_good, differ, differ_good, hints, hints_good, k = 0, 0, 0, 0, 0, 0, 0
     for i, s, entry in rec.steps(REVIEW_SEED):
         if entry is None or not R.decides(s) or len(s.legal_actions()) < 2:
             continue
@@ -79,16 +85,20 @@ def check_game(players: int, g: int, seed: int, limit: Limit, every: int) -> dic
             continue
         move = Engine(seed=mix_seed(seed + g, 1000 + i)).best_move(s, limit)
         d = R.review_decision(engine, s, i, move, limit, REVIEW_SEED)
-        good = R.MARKS.index(d.mark) <= R.MARKS.index("good")
         own += 1
-        own_good += good
+        own_good += _good(d)
         if d.evaluated_by != "engine":
             differ += 1
-            differ_good += good
+            differ_good += _good(d)
+        if k % (2 * every) == 0:
+            move = Engine(seed=mix_seed(seed + g, 2000 + i)).best_move(s, hint)
+            hints += 1
+            hints_good += _good(R.review_decision(engine, s, i, move, limit, REVIEW_SEED))
     return {"players": players, "game": g, "seed": seed + g, "seats": specs, "scores": scores, "last": last,
             "behind": behind, "last_decisions": len(review.decisions), "last_marked": marked,
             "last_accuracy": review.summary[0].accuracy if review.summary else None,
-            "own": own, "own_good": own_good, "differ": differ, "differ_good": differ_good}
+            "own": own, "own_good": own_good, "differ": differ, "differ_good": differ_good,
+            "hints": hints, "hints_good": hints_good}
 
 
 def rates(rows: list[dict]) -> dict:
@@ -96,9 +106,11 @@ def rates(rows: list[dict]) -> dict:
     hit = sum(1 for r in far if r["last_marked"] > 0)
     own, good = sum(r["own"] for r in rows), sum(r["own_good"] for r in rows)
     differ, differ_good = sum(r["differ"] for r in rows), sum(r["differ_good"] for r in rows)
+    hints, hints_good = sum(r["hints"] for r in rows), sum(r["hints_good"] for r in rows)
     return {"far_games": len(far), "far_marked": hit, "far_interval": wilson(hit, len(far)),
             "own": own, "own_good": good, "own_interval": wilson(good, own),
-            "differ": differ, "differ_good": differ_good, "differ_interval": wilson(differ_good, differ)}
+            "differ": differ, "differ_good": differ_good, "differ_interval": wilson(differ_good, differ),
+            "hints": hints, "hints_good": hints_good, "hints_interval": wilson(hints_good, hints)}
 
 
 def line(name: str, r: dict) -> str:
@@ -106,7 +118,8 @@ def line(name: str, r: dict) -> str:
         return f"{k}/{n} = {100 * k / max(n, 1):.1f}% ({100 * iv[0]:.1f}-{100 * iv[1]:.1f})"
     return (f"{name}: last place {BEHIND}+ VP behind marked {pct(r['far_marked'], r['far_games'], r['far_interval'])}; "
             f"engine's own moves good or best {pct(r['own_good'], r['own'], r['own_interval'])}, those that differ "
-            f"from the review's {pct(r['differ_good'], r['differ'], r['differ_interval'])}")
+            f"from the review's {pct(r['differ_good'], r['differ'], r['differ_interval'])}; at the larger budget "
+            f"{pct(r['hints_good'], r['hints'], r['hints_interval'])}")
 
 
 def main(argv=None) -> int:
@@ -116,6 +129,7 @@ def main(argv=None) -> int:
     ap.add_argument("--players", default="2,3,4")
     ap.add_argument("--every", type=int, default=2, help="check the engine's own move at every N-th decision")
     ap.add_argument("--seed", type=int, default=1000, help="game g's setup and bot seed is SEED+g")
+    ap.add_argument("--hint-scale", type=int, default=4, help="the hints' budget in review budgets")
     ap.add_argument("--json", default=None, help="write the rows and rates here")
     args = ap.parse_args(argv)
     limit = Limit(iterations=args.iterations)
@@ -123,7 +137,8 @@ def main(argv=None) -> int:
     counts = [int(x) for x in args.players.split(",")]
     for players in counts:
         for g in range(args.games):
-            row = check_game(players, g, args.seed + 100 * players, limit, args.every)
+            row = check_game(players, g, args.seed + 100 * players, limit, args.every,
+                             Limit(iterations=args.hint_scale * args.iterations))
             rows.append(row)
             print(f"{players}p game {g} seed {row['seed']} {'/'.join(row['seats'])}: scores {row['scores']}, last "
                   f"P{row['last']} {row['behind']} VP behind, {row['last_marked']} of {row['last_decisions']} "
@@ -134,10 +149,12 @@ def main(argv=None) -> int:
     for p in counts:
         print(line(f"{p} players", summary[p]))
     print(line("all", summary["all"]))
-    print(f"review budget {args.iterations} iterations a decision; {time.time() - t0:.0f} s")
+    print(f"review budget {args.iterations} iterations a decision, the larger budget {args.hint_scale} times it; "
+          f"{time.time() - t0:.0f} s")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"iterations": args.iterations, "rows": rows, "rates": summary}, f, indent=1)
+            json.dump({"iterations": args.iterations, "hint_scale": args.hint_scale, "rows": rows, "rates": summary},
+                      f, indent=1)
     return 0
 
 
