@@ -20,14 +20,14 @@ before it (its docstring says which; tests/test_layers.py checks every import of
     cli         the command line
 
 No module imports from this package ``__init__``; it only gathers the public names. It also imports notation,
-position and render, which register the text services that ``State.action_to_string``, ``to_json``, ``render``
-... delegate to (see the core's module docstring), so those methods work whatever a program imports.
+position, render and explain, which register the text services that ``State.action_to_string``, ``to_json``,
+``render`` ... delegate to (see the core's module docstring), so those methods work whatever a program imports.
 """
 from ._version import __version__
 from .core import CONSTANTS, SOURCES, State, game_data, new_game
 from .errors import (AmbiguousMoveError, BarcelonaError, DataFileError, IllegalActionError, InvalidMoveError,
                      InvalidPositionError, InvalidRecordError, PlayerCountError, SearchError, SearchInterrupted)
-from .rules import notation, position, render  # noqa: F401  (they register the State's text services)
+from .rules import explain, notation, position, render  # noqa: F401  (they register the State's text services)
 from .search.engine import Analysis, AnalysisStream, Engine, Limit, MoveInfo, PlayerAnalysis, SearchSettings
 
 CHANCE = CONSTANTS["CHANCE"]

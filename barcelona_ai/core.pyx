@@ -18,9 +18,10 @@ Model (see core.pxd for the action-id layout):
 Layers (tests/test_layers.py pins them): the core imports only what lies below it, ``errors`` and the data layer
 ``tables``. Notation, position documents and text rendering are Python modules *above* the core (they import it),
 yet ``State`` offers them as methods (``action_to_string``, ``string_to_action``, ``to_json``, ``from_json``,
-``render``, ``str(state)``, and the action's description in the illegal-action message). The core does not import
-them for that: it keeps a small registry of *text services* (``register_text_services``), and each of those
-modules registers its functions there when it is imported; the package ``__init__`` imports all three, so they
+``render``, ``str(state)``, and the illegal-action message: the move and why it cannot be played, explain.py).
+The core does not import them for that: it keeps a small registry of *text services*
+(``register_text_services``), and each of those modules registers its functions there when it is imported; the
+package ``__init__`` imports all four, so they
 are registered before any State exists (every import of ``barcelona_ai.core`` runs the package ``__init__``
 first). The State methods look the function up in the registry; a missing one is a RuntimeError naming it.
 This is dependency inversion: the core names what it needs, the upper layers supply it, and no module imports a
@@ -1618,14 +1619,14 @@ def new_game(players=4, seed=0, edition="default", setup="random"):
     return State.new(players, seed, edition, setup)
 
 
-# -- text services (see the module docstring: notation, position and render register here) -----------------
+# -- text services (see the module docstring: notation, position, render and explain register here) ----
 TEXT_SERVICES = ("describe_action_id", "action_to_string", "string_to_action", "state_to_json", "state_from_json",
-                 "render_state")
+                 "render_state", "why_illegal")
 _TEXT_SERVICES = {}
 
 
 def register_text_services(**functions):
-    """Register the functions the State methods delegate to (called by notation, position and render when they
+    """Register the functions the State methods delegate to (called by notation, position, render and explain when they
     are imported). Each keyword is one of TEXT_SERVICES; registering again replaces the function."""
     for name, function in functions.items():
         if name not in TEXT_SERVICES:
@@ -1640,7 +1641,7 @@ cdef object _text_service(str name):
         return _TEXT_SERVICES[name]
     except KeyError:
         raise RuntimeError(f"the text service {name!r} is not registered: import barcelona_ai (its __init__ "
-                           f"imports notation, position and render, which register them)") from None
+                           f"imports notation, position, render and explain, which register them)") from None
 
 
 def game_data(edition="default"):
@@ -2588,12 +2589,11 @@ cdef class State:
         state_apply(&self.data.c, &self.c, <action_t>action)
 
     def _illegal_message(self, action):
-        if self.c.phase == PH_OVER:
-            return f"action {action} is illegal: the game is over"
-        legal = self.legal_actions()
+        """'<move>' cannot be played now: <why, in the rules' words> (the why_illegal text service, explain.py)."""
+        if not 0 <= action < NUM_ACTIONS:
+            return f"{action} is not an action id (ids are 0..{NUM_ACTIONS - 1})"
         what = _text_service("describe_action_id")(action)
-        return (f"action {action} ({what}) is illegal here; {len(legal)} legal actions for "
-                f"{'chance' if self.is_chance_node() else 'player %d' % self.current_player()}")
+        return f"'{what}' cannot be played now: {_text_service('why_illegal')(self, action)}"
 
     def undo(self):
         """Undo the last apply exactly (the state is restored bit for bit)."""

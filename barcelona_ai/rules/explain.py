@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..core import SOURCES
+from ..core import CONSTANTS as C
+from ..core import SOURCES, register_text_services
 from .tables import CONDITIONS, space_name
-from .words import condition_name, public_service_name, source_words, tile_names
+from .words import CLASS_WORDS, condition_name, grant_words, public_service_name, source_words, tile_names
 
-__all__ = ["PlanEffect", "plan_effect", "reason_line", "ends_game"]
+__all__ = ["PlanEffect", "plan_effect", "reason_line", "ends_game", "why_illegal", "preview"]
 
 BUILDING_WORDS = {1: "a Level 1 Building", 2: "a Level 2 Building", 3: "a Level 3 Building", 4: "a Corner Building"}
 
@@ -194,3 +195,163 @@ def reason_line(e: PlanEffect) -> str:
     if e.ends_game:
         parts.append("ends the game after this round")
     return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# why a move cannot be played, and what a move will do
+
+def _kind(a: int) -> str:
+    """The kind of an action id, by its id range (core.pxd)."""
+    bounds = [("place", C["A_PLACE"]), ("pick", C["A_INT_PICK"]), ("gain", C["A_GAIN_COINS"]),
+              ("cobble", C["A_COBBLE"]), ("street", C["A_STREET"]), ("intersection", C["A_INTERSECTION"]),
+              ("improve", C["A_MOD_IMPROVE"]), ("take", C["A_MOD_TAKE"]), ("service", C["A_PS"]),
+              ("tram", C["A_TRAM"]), ("other", C["A_PASSENGER"]), ("build", C["A_BUILD"]), ("draw", C["A_DRAW"]),
+              ("reveal", C["A_REVEAL"])]
+    kind = "place"
+    for name, start in bounds:
+        if a >= start:
+            kind = name
+    return kind
+
+
+def _amount(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _placement_problem(state: Any, a: int, p: int, t: dict) -> str | None:
+    c, top = (a - C["A_PLACE"]) // 3, (a - C["A_PLACE"]) % 3
+    v = state.view(viewpoint=p)
+    where = f"crossing ({c % 5},{c // 5})"
+    if v.crossings[c]:
+        return f"{where} already holds citizens"
+    cost = t["cross_cost"][c]
+    coins = v.players[p].coins
+    if cost > coins:
+        return f"{where} costs {_amount(cost, 'Coin', 'Coins')}; P{p} has {coins}"
+    hand = v.players[p].hand
+    if hand is not None and hand[top] == 0:
+        return f"P{p} holds no {CLASS_WORDS[top]} citizen to put on top"
+    return None
+
+
+def _take_problem(state: Any, a: int, p: int, t: dict) -> str | None:
+    tile, k = (a - C["A_MOD_TAKE"]) // 5, (a - C["A_MOD_TAKE"]) % 5
+    v = state.view(viewpoint=p)
+    names = tile_names(t)
+    if tile >= len(names):
+        return None
+    if tile not in v.modernisme_display:
+        return f"{names[tile]} is not on the Modernisme display"
+    pl = v.players[p]
+    if pl.modernisme[k] is not None:
+        return f"project {k + 1} already holds a tile"
+    cost = t["mod_take"][k]
+    if cost > pl.cloth:
+        return f"project {k + 1} costs {_amount(cost, 'Cloth', 'Cloths')}; P{p} has {pl.cloth}"
+    return None
+
+
+def _service_problem(state: Any, a: int, p: int, t: dict) -> str | None:
+    k = a - C["A_PS"]
+    if k >= len(t["ps_names"]):
+        return None
+    v = state.view(viewpoint=p)
+    name = public_service_name(t["ps_names"][k])
+    left = v.public_services_left[k]
+    if left is None:
+        return f"{name} is not in play"
+    if k in v.players[p].public_services:
+        return f"P{p} has built {name} already"
+    if left == 0:
+        return f"no {name} tile is left"
+    per_stack = t["ps_tiles_2p"] if v.num_players == 2 else 3
+    cost = t["ps_cost"][per_stack - left]
+    if cost > v.players[p].coins:
+        return f"{name} costs {_amount(cost, 'Coin', 'Coins')} now; P{p} has {v.players[p].coins}"
+    return None
+
+
+def _intersection_problem(state: Any, a: int, p: int, t: dict) -> str | None:
+    c = a - C["A_INTERSECTION"]
+    v = state.view(viewpoint=p)
+    if v.intersections[c] is not None:
+        return f"crossing ({c % 5},{c // 5}) has an Intersection already"
+    pl = v.players[p]
+    if pl.intersections < len(t["inter_cost"]):
+        cost = t["inter_cost"][pl.intersections] + t["cross_cost"][c]
+        if cost > pl.coins:
+            return f"that Intersection costs {_amount(cost, 'Coin', 'Coins')}; P{p} has {pl.coins}"
+    return None
+
+
+_PROBLEMS = {"place": _placement_problem, "take": _take_problem, "service": _service_problem,
+             "intersection": _intersection_problem}
+
+
+def why_illegal(state: Any, action: int) -> str:
+    """Why `action` cannot be played in `state`, in the rules' words: 'crossing (2,2) costs 1 Coin; P1 has 0',
+    or what the player to move does now instead."""
+    from .render import decision_words
+    if state.is_terminal():
+        return "the game is over"
+    if not 0 <= action < C["NUM_ACTIONS"]:
+        return "it is no move of the game"
+    kind = _kind(action)
+    if state.is_chance_node():
+        return f"a chance outcome is next: {decision_words(state)}"
+    if kind in ("draw", "reveal"):
+        return f"that is a chance outcome, and P{state.current_player()} decides now: {decision_words(state)}"
+    p = state.current_player()
+    kinds = {_kind(a) for a in state.legal_actions()}
+    if kind not in kinds:
+        return f"P{p} must {decision_words(state)}"
+    check = _PROBLEMS.get(kind)
+    problem = check(state, action, p, state.game_data.edition.t) if check else None
+    v = state.view()
+    if problem is None and v.phase == C["PH_ACTIONS"] and v.top_frame is None and _action_kind(action):
+        c = v.place_crossing
+        offered = _next_choices(state) or "no action"
+        problem = f"crossing ({c % 5},{c // 5}) gives {offered.replace('the actions: ', '')} (or end actions)"
+    n = len(state.legal_actions())
+    return problem or f"it is not one of the {n} possible moves now ({decision_words(state)})"
+
+
+def preview(state: Any, action: int) -> str:
+    """What a legal `action` will do, before it is chosen: its effect now (plan_effect), what its player decides
+    next when that is theirs (the actions a crossing gives, a granted action), and whether it ends the game."""
+    p = state.current_player()
+    after = state.clone()
+    after.apply(action)
+    text = plan_effect(state, [action], p).line
+    if not after.is_terminal() and after.current_player() == p:
+        nxt = _next_choices(after)
+        if nxt:
+            text += f"; then {nxt}"
+    return text
+
+
+def _next_choices(state: Any) -> str:
+    """What the player to move may do next, when it is a choice of actions (after a placement) or a grant."""
+    from .render import decision_words
+    v = state.view()
+    if v.phase == C["PH_ACTIONS"] and v.top_frame is None:
+        offered = sorted({_ACTION_WORDS[k] for a in state.legal_actions() if (k := _action_kind(a)) in _ACTION_WORDS})
+        return "the actions: " + ", ".join(offered) if offered else ""
+    if v.top_frame is not None:
+        return decision_words(state)
+    return ""
+
+
+def _action_kind(a: int) -> str:
+    if C["A_GAIN_COINS"] <= a <= C["A_CERDA"]:
+        return ("GAIN_2_COINS", "GAIN_CLOTH_3VP", "CERDA_PLUS_2")[a - C["A_GAIN_COINS"]]
+    return {"cobble": "PLACE_COBBLESTONE", "street": "BUILD_STREETS", "intersection": "BUILD_INTERSECTION",
+            "improve": "IMPROVE_MODERNISME", "take": "TAKE_MODERNISME", "service": "BUILD_PUBLIC_SERVICE",
+            "tram": "MOVE_TRAM"}.get(_kind(a), "")
+
+
+_ACTION_WORDS = {k: grant_words(k) for k in ("GAIN_2_COINS", "GAIN_CLOTH_3VP", "CERDA_PLUS_2", "PLACE_COBBLESTONE",
+                                             "BUILD_STREETS", "BUILD_INTERSECTION", "IMPROVE_MODERNISME",
+                                             "TAKE_MODERNISME", "BUILD_PUBLIC_SERVICE", "MOVE_TRAM")}
+
+register_text_services(why_illegal=why_illegal)
