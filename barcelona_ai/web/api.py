@@ -34,10 +34,12 @@ from typing import Any
 from .board_svg import board_svg
 from ..core import CONSTANTS as C
 from ..search.engine import Limit
+from ..search.results import shown_moves
 from ..errors import BarcelonaError, GameNotFound, NotNow, WebRequestError
 from ..rules.record import GameRecord, InvalidRecordError, is_draw_for_other
 from ..workflows.session import (Session, draw_entry, hidden_draw_entry, other_placement, own_draw, play_session,
                                  table_session)
+from ..rules.explain import preview
 from ..rules.render import decision_words
 from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, choices, prompt, set_field
 from ..rules.tables import available_editions
@@ -452,7 +454,10 @@ def game_document(game: WebGame) -> dict:
     view = s.view(viewpoint=viewpoint)
     waiting = game.waiting()
     caption = _caption(game, waiting)
-    legal = [{"id": a, "move": _choice_text(s, a, waiting), "target": action_target(s, a)}
+    own = not over and not s.is_chance_node() and s.current_player() == sess.seat and waiting not in ("draw",
+                                                                                                     "reveal")
+    legal = [{"id": a, "move": _choice_text(s, a, waiting), "target": action_target(s, a),
+              **({"preview": preview(s, a)} if own else {})}       # what a choice of the seat's own will do
              for a in game.choices(waiting)]
     doc = {
         "id": game.id, "mode": sess.mode, "seat": sess.seat, "players": s.num_players, "names": sess.names,
@@ -498,7 +503,8 @@ def analysis_document(analysis, seat: int) -> dict:
             "players": [{"player": p.player, "win_prob": p.win_prob, "expected_score": p.expected_score,
                          "score_stdev": p.score_stdev, "current_score": p.current_score} for p in analysis.players],
             "moves": [{"moves": m.moves, "visits": m.visits, "win_prob": m.win_prob[seat],
-                       "expected_score": m.expected_score[seat]} for m in analysis.moves]}
+                       "expected_score": m.expected_score[seat], "reason": m.reason}
+                      for m in shown_moves(analysis.moves, analysis.player, len(analysis.moves))]}
 
 
 # ---------------------------------------------------------------------------------------------------------------
