@@ -403,6 +403,7 @@ def test_a_review_stepped_through(sized, server, tmp_path):
     _review(page, record, tmp_path, "100")
     assert page.locator("#graph polyline").count() == 2                 # one line per player
     assert page.locator("#graph-legend .legend-item").count() >= 3      # two players and the marks
+    assert page.locator("#review-summary p").count() == len(page.evaluate("() => review.summary")) >= 1
     assert page.locator("#graph text").filter(has_text="round").count() + \
         page.locator("#graph text").filter(has_text="move").count() == 1
     assert _review_at(page) == 0

@@ -333,6 +333,12 @@ async function askHints() {
     li.querySelector("b").textContent = h.moves.join(" ; ");
     li.querySelector(".nums").textContent =
       `win ${(100 * h.win_prob).toFixed(0)}%, expected ${h.expected_score.toFixed(0)} VP, ${h.visits} visits`;
+    if (h.reason) {                              // what the plan does, where the hint says it
+      const why = document.createElement("div");
+      why.className = "why";
+      why.textContent = h.reason;
+      li.appendChild(why);
+    }
     li.title = "play this plan's first move";
     li.addEventListener("click", () => guarded(() => play({ id: h.actions[0] })));
     list.appendChild(li);
@@ -701,6 +707,26 @@ function drawLegend(doc) {
   note.className = "legend-note";
   note.textContent = "each line: that player's chance to win, as the engine sees it, at their decisions";
   legend.appendChild(note);
+  drawSummary(doc);
+}
+
+const MARKS = ["best", "good", "inaccuracy", "mistake", "blunder"];
+const MARKS_MANY = { best: "best", good: "good", inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+
+// Each reviewed player's accuracy and marks, once the review is done (its summary).
+function drawSummary(doc) {
+  const box = $("review-summary");
+  box.innerHTML = "";
+  for (const s of doc.done ? doc.summary || [] : []) {
+    const p = document.createElement("p");
+    p.className = "summary-line";
+    const counts = MARKS.filter((m) => s[m]).map((m) => `${s[m]} ${s[m] === 1 ? m : MARKS_MANY[m]}`);
+    p.textContent = `${reviewName(s.player)}: ` +
+      (s.accuracy !== undefined ? `accuracy ${s.accuracy.toFixed(0)}, ` : "") +
+      `${s.decisions} decisions` + (counts.length ? ` (${counts.join(", ")})` : "");
+    p.style.borderLeftColor = PLAYER_COLOURS[s.player];
+    box.appendChild(p);
+  }
 }
 
 // The position before entry `index` (0: the start, the record's length: the end), the move played from it and,
@@ -737,8 +763,12 @@ function showReviewStep(index, d) {
     return p;
   };
   if (d) {
-    para(`${reviewName(d.player)} played ${d.played}: ${d.mark}` +
-         (d.accuracy !== undefined ? ` (accuracy ${d.accuracy.toFixed(0)})` : ""), `mark mark-${d.mark}`);
+    const by = { "win probability": "by the chance to win it lost", "final VP": "by the final VP it lost",
+                 both: "by the chance to win and the final VP it lost" }[d.marked_by];
+    const notes = [d.accuracy !== undefined ? `accuracy ${d.accuracy.toFixed(0)}` : null,
+                   d.mark !== "best" && by ? by : null].filter((t) => t);
+    para(`${reviewName(d.player)} played ${d.played}: ${d.mark}` + (notes.length ? ` (${notes.join("; ")})` : ""),
+         `mark mark-${d.mark}`);
     const scores = d.engine_score !== undefined && d.played_score !== undefined;
     if (d.played_id !== d.engine_id) {
       para(`The engine's move: ${d.engine_move}`, "engine-move");
