@@ -350,6 +350,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
           "* = to move)")
     _print_players(a)
     print(_lead_line(a))
+    if s.num_players == 2:
+        print(SEAT_NOTE)
     print("Best moves (best first, by the win probability if played):")
     for i, m in enumerate(shown_moves(a.moves, me, args.top), 1):
         print(f"{i:2d}. {' ; '.join(m.moves):32s} win {_pct(m.win_prob[me]):>6}  "
@@ -360,6 +362,11 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         if m.main_line:
             print(f"    then: {' / '.join(m.main_line[:6])}")
     return 130 if interrupted else 0
+
+
+# Measured (docs/measurements/strength.md, "Seats"): the win probabilities count it, the expected VP do not.
+SEAT_NOTE = ("In 2 players the second seat wins about two games in three between engines (it plays the last "
+             "turn, knowing the first player's last move): the win probabilities count that, the VP do not.")
 
 
 def _lead_line(a) -> str:

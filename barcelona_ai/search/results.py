@@ -11,8 +11,10 @@ from ..core import CONSTANTS, SOURCES, State
 from ..errors import BarcelonaError
 from ..rules.explain import plan_effect
 from ..rules.notation import describe_action_id
-from .running import Search
-from .tree import HIDDEN_DRAW, Tree
+from ..learned.models import shipped_file
+from .running import PLAYOUT_TEMPERATURE, Search, mix_seed
+from .settings import load_policy
+from .tree import HIDDEN_DRAW, Tree, policy_playout_sources
 
 CHANCE = CONSTANTS["CHANCE"]
 
@@ -226,9 +228,27 @@ def _root_value(search: Search) -> tuple[list[float], list[float]]:
     return _shown_stats(search, best, search.merged().root_children()[best])
 
 
+# Games the turn policy plays to the end to split a forecast by source, when the search's leaves did not reach it.
+SOURCE_PLAYOUTS = 32
+FINAL_SOURCES = ("final_cobblestones", "final_passengers", "final_modernisme")
+
+
+def _played_sources(search: Search, played: list[dict]) -> list[dict]:
+    """Every player's VP by source at the end of the games that split the VP still to come: the search's own
+    iterations where they reached the game's end (rollouts: exact for the v0 engine, whose expected score is
+    theirs), else SOURCE_PLAYOUTS games played to the end by the shipped turn policy from determinizations of
+    what the searcher sees (seeded by the call), so that Modernisme tiles, Cobblestones and Passengers count."""
+    if any(sum(p[s] for s in FINAL_SOURCES) > 0.5 for p in played) or search.state.is_terminal():
+        return played
+    policy = load_policy(shipped_file(search.state.num_players, "turn_policy"))
+    rows = policy_playout_sources(policy, search.state, search.player, SOURCE_PLAYOUTS, PLAYOUT_TEMPERATURE,
+                                  mix_seed(search.call_seed, 0x50))
+    return [dict(zip(SOURCES, row)) for row in rows]
+
+
 def _split_by_source(now: dict, played: dict, current: float, expected: float) -> dict:
     """Expected final VP by source: VP now, plus the VP still to come (expected - current) split in the
-    proportions the search's playouts scored them (exact for the v0 engine, whose expected score is theirs)."""
+    proportions the games of _played_sources scored them."""
     come = {src: played[src] - now[src] for src in SOURCES}
     total = sum(come.values())
     if total > 0.5:
@@ -240,7 +260,7 @@ def _split_by_source(now: dict, played: dict, current: float, expected: float) -
 
 
 def _to_come(exp_src: dict, now: dict) -> dict:
-    finals = ("final_cobblestones", "final_passengers", "final_modernisme")
+    finals = FINAL_SOURCES
     return {"cobblestones": exp_src["final_cobblestones"], "passengers": exp_src["final_passengers"],
             "modernisme_tiles": exp_src["final_modernisme"],
             "cerda_scorings": exp_src["cerda_scoring"] - now["cerda_scoring"],
@@ -256,13 +276,14 @@ def analysis_of(search: Search, top: int) -> Analysis:
     win, expected = _root_value(search)
     n = max(its, 1)
     players = []
+    played = _played_sources(search, [{SOURCES[j]: src_sum[q][j] / n for j in range(len(SOURCES))}
+                                      for q in range(k)])
     for q in range(k):
         mean = score_sum[q] / n
         var = max(0.0, score_sq[q] / n - mean * mean)
         if search.forecast_model is not None:        # forecasts at the leaves: add the forecast's own error
             var += search.forecast_model.score_error(state, q) ** 2
-        played = {SOURCES[j]: src_sum[q][j] / n for j in range(len(SOURCES))}
-        exp_src = _split_by_source(now[q], played, scores[q], expected[q])
+        exp_src = _split_by_source(now[q], played[q], scores[q], expected[q])
         players.append(PlayerAnalysis(player=q, win_prob=win[q], expected_score=expected[q],
                                       score_stdev=math.sqrt(var), current_score=scores[q],
                                       breakdown=exp_src, to_come=_to_come(exp_src, now[q])))

@@ -1012,6 +1012,35 @@ def policy_playouts(TurnPolicy policy not None, State state not None, int viewpo
     return [win[i] / count for i in range(n)], [score[i] / count for i in range(n)]
 
 
+def policy_playout_sources(TurnPolicy policy not None, State state not None, int viewpoint, int count,
+                           double temperature, seed):
+    """As policy_playouts, but returns every seat's mean final VP by source (core.SOURCES order): where the VP
+    still to come come from, as the turn policy plays the game out (analysis splits its forecast by these)."""
+    cdef const DataC* d = &state.data.c
+    cdef uint64_t rng = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
+    cdef StateC s
+    cdef double src[MAX_PLAYERS][NSRC]
+    cdef int k, i, j, n = state.c.num_players
+    if not 0 <= viewpoint < n:
+        raise BarcelonaError(f"no seat {viewpoint} in a {n}-player game")
+    if not 1 <= count <= 1_000_000:
+        raise BarcelonaError(f"playouts: a count from 1 to 1,000,000, not {count}")
+    if not 0.0 <= temperature <= 100.0:
+        raise BarcelonaError(f"playouts: a temperature from 0 to 100, not {temperature}")
+    for i in range(n):
+        for j in range(NSRC):
+            src[i][j] = 0.0
+    with nogil:
+        for k in range(count):
+            memcpy(&s, &state.c, sizeof(StateC))
+            state_determinize(d, &s, viewpoint, &rng)
+            turn_policy_game(&policy.c, d, &s, temperature, &rng)
+            for i in range(n):
+                for j in range(NSRC):
+                    src[i][j] += s.pl[i].vp_src[j]
+    return [[src[i][j] / count for j in range(NSRC)] for i in range(n)]
+
+
 def static_value_of(State state, int player):
     """static_value for Python: the search's cheap value of the position for `player` (the greedy bot's
     evaluation, bots.evaluate)."""
