@@ -418,7 +418,7 @@ def test_a_review_stepped_through(sized, server, tmp_path):
     page.locator("body").press("ArrowLeft")
     assert _review_at(page) == 2
     caption = page.locator("#review-board svg .caption").text_content()
-    assert "2" in caption
+    assert "before move 3 of" in caption and caption.startswith("Round ")        # as the page counts moves
     page.locator("body").press("End")
     assert _review_at(page) == n and page.locator("#review-next").is_disabled()
     _fits(page)

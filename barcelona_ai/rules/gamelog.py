@@ -34,6 +34,7 @@ class LogLine:
     player: int | None
     text: str
     event: bool = False
+    round: int | None = None            # the round the entry was played in
 
 
 def _default_name(p: int) -> str:
@@ -122,7 +123,9 @@ def entry_lines(before: State, entry: dict, after: State, index: int, seat: int 
         p = before.current_player()
         gain = move_gain(before, after, p)
         lines = [LogLine(index, p, entry.get("move", "") + (f" ({gain:+d} VP)" if gain else ""))]
-    return lines + [LogLine(index, None, text, True) for text in events(before, after, name)]
+    rnd = before.view().round_number
+    lines = [LogLine(ln.index, ln.player, ln.text, ln.event, rnd) for ln in lines]
+    return lines + [LogLine(index, None, text, True, rnd) for text in events(before, after, name)]
 
 
 def changes(before: State, after: State, label: str = "changed since your last turn") -> dict:

@@ -259,7 +259,7 @@ def plan_document(sess: Session, plan, rank: int) -> dict:
     state = sess.state
     return {"rank": rank, "moves": plan.moves, "actions": plan.actions, "targets": plan_targets(state, plan.actions),
             "visits": plan.visits, "win_prob": plan.win_prob[seat], "expected_score": plan.expected_score[seat],
-            "main_line": plan.main_line}
+            "main_line": plan.main_line, "reason": plan.reason, "vp_now": plan.vp_now}
 
 
 def plan_targets(state, actions: list[int]) -> list[str | None]:
@@ -466,7 +466,8 @@ def game_document(game: WebGame) -> dict:
         "svg": board_svg(s, viewpoint, sess.board_marks(), caption, you=sess.seat),
         "legal": legal, "can_undo": any(sess.typed),
         "scores": [pl.score for pl in view.players],
-        "log": [{"index": ln.index, "text": ln.text, "event": ln.event} for ln in sess.log[-LOG_LINES:]],
+        "log": [{"index": ln.index, "text": ln.text, "event": ln.event, "player": ln.player, "round": ln.round}
+                for ln in sess.log[-LOG_LINES:]],
         "entries": len(sess.record.actions),
         "iterations": sess.limit.iterations, "hint_iterations": sess.hint_limit.iterations,
         "over": over,
@@ -569,8 +570,9 @@ class ReviewJob:
             raise WebRequestError(f"index: expected an entry index from 0 to {len(self.record.actions)}")
         state = self.record.replay(upto=index, seed=self.seed)
         decision = next((asdict(d) for d in self.decisions if d.index == index), None)
-        return {"index": index, "svg": board_svg(state, self.record.viewpoint, None,
-                                                 f"Entry {index} of {len(self.record.actions)}"),
+        caption = (f"Round {state.view().round_number}: the board before move {index + 1} of "
+                   f"{len(self.record.actions)}" if index < len(self.record.actions) else "The end of the game")
+        return {"index": index, "svg": board_svg(state, self.record.viewpoint, None, caption),
                 "decision": decision}
 
 
