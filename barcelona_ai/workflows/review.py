@@ -142,6 +142,7 @@ class Estimate:
     win_se: float
     score_se: float
     samples: list[tuple[float, float]] = field(default_factory=list)
+    line: list[str] = field(default_factory=list)     # the player's own plan on from there, where searched
 
 
 def _root_estimate(win: float, score: float, visits: int, score_sd: float) -> Estimate:
@@ -173,12 +174,24 @@ def _spread(its: int, score: float, sq: float) -> float:
 def _position_estimate(engine: Engine, t: State, player: int, limit: Limit) -> Estimate:
     """`player`'s numbers in the position `t` (somebody decides there): the means over every iteration of a search
     of `t` (the root's statistics, over the searching player's replies as they were searched), as a root move's
-    statistics in the search before are means over its iterations."""
+    statistics in the search before are means over its iterations. Where `player` decides in `t` (the turn goes
+    on), its `line` is the search's best move there and its main line (the numbers shown without playouts)."""
     def answer(search):
         its, win, score, sq = _root_sums(search, player)
         n = max(its, 1)
-        return _root_estimate(win / n, score / n, its, _spread(its, score, sq))
+        est = _root_estimate(win / n, score / n, its, _spread(its, score, sq))
+        if search.player == player:
+            search.playouts = 0                 # the line only: no numbers of its are shown
+            est.line = _line_of(analysis_of(search, 1), player)
+        return est
     return engine._call(t, limit, None, answer)
+
+
+def _line_of(a, player: int) -> list[str]:
+    """The engine's move of the Analysis `a` (`player` to move) and its main line."""
+    if not a.moves:
+        return []
+    return [f"P{player}: {a.moves[0].moves[0]}"] + list(a.moves[0].main_line)
 
 
 def evaluate_after(engine: Engine, s: State, action: int, player: int, limit: Limit, seed: int) -> Estimate:
@@ -211,7 +224,8 @@ def evaluate_after(engine: Engine, s: State, action: int, player: int, limit: Li
     score = sum(e.score for e in parts) / k
     win_se = math.sqrt(sum((c * e.win_se) ** 2 for c, e in zip(counts, found.values()))) / k
     score_se = math.sqrt(sum((c * e.score_se) ** 2 for c, e in zip(counts, found.values()))) / k
-    return Estimate(win, score, win_se, score_se, [(e.win, e.score) for e in parts] if k > 1 else [])
+    return Estimate(win, score, win_se, score_se, [(e.win, e.score) for e in parts] if k > 1 else [],
+                    parts[0].line if k == 1 else [])
 
 
 def value_after(engine: Engine, s: State, action: int, player: int, limit: Limit, seed: int) -> float:
@@ -246,16 +260,17 @@ def _root_search(engine: Engine, s: State, limit: Limit, played: int):
     """One search of `s` (analyse's, for the two moves compared only: analyse(top=every move) would play the
     numbers' playouts of every legal move): (the Analysis with the engine's move, the played move's
     (win_prob, expected_score, visits) or None when it is the engine's move or got no visit, the spread of the
-    deciding player's final-VP forecasts over the iterations)."""
+    deciding player's final-VP forecasts over the iterations, the engine's main line after its move)."""
     def answer(search):
         a = analysis_of(search, 1)
         its, _win, score, sq = _root_sums(search, search.player)
         sd = _spread(its, score, sq)
+        line = _line_of(a, search.player)[1:]
         st = search.merged().root_children().get(played)
         if not a.moves or played == a.moves[0].action or st is None or st["visits"] == 0:
-            return a, None, sd
+            return a, None, sd, line
         win, expected = _shown_stats(search, played, st)
-        return a, (win, expected, st["visits"]), sd
+        return a, (win, expected, st["visits"]), sd, line
     return engine._call(s, limit, None, answer, shown=2)
 
 
@@ -465,7 +480,7 @@ def review_decision(engine: Engine, s: State, index: int, played: int, limit: Li
     """Mark the move `played` at `s` (entry `index` of a record reviewed with `seed`); None when the search
     returned no move (a time budget too short for one iteration)."""
     player = s.current_player()
-    a, pm, sd = _root_search(engine, s, limit, played)
+    a, pm, sd, line = _root_search(engine, s, limit, played)
     if not a.moves:
         return None
     best = a.moves[0]
@@ -495,7 +510,14 @@ def review_decision(engine: Engine, s: State, index: int, played: int, limit: Li
                     engine_score=eng.score, played_score=mine.score, vp_loss=vp_loss, win_prob_noise=noise_w,
                     vp_noise=noise_s, marked_by="" if mark == "best" else marked_by(ew, ev),
                     accuracy=accuracy_of(ew, ev), engine_visits=best.visits,
-                    engine_line=[best.moves[0]] + list(best.main_line), round=s.view().round_number)
+                    engine_line=[best.moves[0]] + _longer(line, eng.line),
+                    round=s.view().round_number)
+
+
+def _longer(root_line: list[str], searched: list[str]) -> list[str]:
+    """The engine's line after its move: the root search's, or that of the search of the position it leads to
+    (where the engine's move was evaluated by one) when that one goes further."""
+    return searched if len(searched) > len(root_line) else root_line
 
 
 def biggest_swings(decisions: list[Decision], n: int = SWINGS) -> list[Decision]:
