@@ -32,7 +32,7 @@ from . import args as A
 from ..core import CONSTANTS, State
 from ..errors import BarcelonaError, SearchInterrupted
 from ..rules.jsonio import parse_json, read_bytes, show_path
-from ..rules.words import TO_COME_WORDS
+from ..rules.words import COORDINATES, TO_COME_WORDS
 from ..search.results import shown_moves
 from ..workflows.progress import SearchProgress, bar
 from ..workflows.review import MARKS, MIN_VISITS, THRESHOLDS, decides as _decides, review_record, thresholds_line
@@ -283,7 +283,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         print(INTERRUPTED)
     print(f"Turn plans for player {me} ({_budget_text(limit)}, seed {args.seed}, {secs:.1f} s):")
     print("(each with your win probability and expected final VP if you play it, best first; why: what the plan "
-          "does by the rules)")
+          f"does by the rules; {COORDINATES})")
     for i, m in enumerate(plans, 1):
         print(f"{i:2d}. {' ; '.join(m.moves)}")
         print(f"    win {_pct(m.win_prob[me])}, expected final VP {m.expected_score[me]:.1f} "
@@ -352,7 +352,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     print(_lead_line(a))
     if s.num_players == 2:
         print(SEAT_NOTE)
-    print("Best moves (best first, by the win probability if played):")
+    print(f"Best moves (best first, by the win probability if played; {COORDINATES}):")
     for i, m in enumerate(shown_moves(a.moves, me, args.top), 1):
         print(f"{i:2d}. {' ; '.join(m.moves):32s} win {_pct(m.win_prob[me]):>6}  "
               f"expected {m.expected_score[me]:5.1f} VP  (searched {m.visits})   "

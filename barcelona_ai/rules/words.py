@@ -15,7 +15,7 @@ import re
 from .tables import CONDITIONS
 
 __all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WORDS", "TO_COME_WORDS", "CLASS_WORDS",
-           "breakdown_words",
+           "breakdown_words", "COORDINATES",
            "condition_name", "condition_text", "tile_names", "public_service_name", "public_service_text",
            "effect_words", "effect_short", "grant_words", "source_words"]
 
@@ -89,6 +89,9 @@ SOURCE_WORDS = {
 TO_COME_WORDS = {"cobblestones": "Cobblestones", "passengers": "Passengers", "modernisme_tiles": "Modernisme tiles",
                  "cerda_scorings": "Cerdà Scorings", "other_play": "the rest of play"}
 CLASS_WORDS = ("Working", "Middle", "Upper")
+# How every coordinate a player reads is written (the text board's c0..c4 / r0..r4 and the notation).
+COORDINATES = ("coordinates: a crossing is (column,row), 0-4 from the top left; a street V(c,r) runs down and "
+               "H(c,r) across from crossing (c,r), D(k) on the diagonal; a Sidewalk space is r(row)c(column)")
 
 
 def condition_name(kind: str) -> str:
