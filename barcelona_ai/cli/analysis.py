@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -282,8 +283,8 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if interrupted:
         print(INTERRUPTED)
     print(f"Turn plans for player {me} ({_budget_text(limit)}, seed {args.seed}, {secs:.1f} s):")
-    print("(each with your win probability and expected final VP if you play it, best first; why: what the plan "
-          f"does by the rules; {COORDINATES})")
+    print(textwrap.fill("(each with your win probability and expected final VP if you play it, best first; why: "
+                        f"what the plan does by the rules; {COORDINATES})", 110))
     for i, m in enumerate(plans, 1):
         print(f"{i:2d}. {' ; '.join(m.moves)}")
         print(f"    win {_pct(m.win_prob[me])}, expected final VP {m.expected_score[me]:.1f} "
@@ -352,7 +353,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     print(_lead_line(a))
     if s.num_players == 2:
         print(SEAT_NOTE)
-    print(f"Best moves (best first, by the win probability if played; {COORDINATES}):")
+    print(textwrap.fill(f"Best moves (best first, by the win probability if played; {COORDINATES}):", 110))
     for i, m in enumerate(shown_moves(a.moves, me, args.top), 1):
         print(f"{i:2d}. {' ; '.join(m.moves):32s} win {_pct(m.win_prob[me]):>6}  "
               f"expected {m.expected_score[me]:5.1f} VP  (searched {m.visits})   "
