@@ -49,7 +49,7 @@ LAYERS = [
      "workflows.distributed"},                                 #   adapters (Ray, OpenSpiel: optional extras)
     {"workflows.selfplay", "workflows.review", "workflows.session", "workflows.standing",  # workflows (the CLI
      "training.datagen", "training.train", "training.policy_train", "training.expert_iteration",  # and the web)
-     "web.api"},
+     "web.api", "web.table_entry"},
     {"cli.args"},                                              # command-line argument checks
     {"web.guard"},                                             # the web server's request checks (Starlette)
     {"cli.analysis", "cli.play", "cli.learn", "web.server"},   # the command-line commands, the web server

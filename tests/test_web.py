@@ -1,7 +1,10 @@
 """The web board's JSON API (barcelona_ai/web/server.py around webapi.py), through Starlette's test client:
 bad requests get a 4xx with a message naming the field and change nothing; a seat never gets what it may not
 see (A6, twin games that differ only in another seat's hand); two games do not interfere; the board picture's
-targets are those of the legal moves; the CLI's serve command checks its options."""
+targets are those of the legal moves; at a table, another player's placement is refused with the rules' reason,
+the seat's own choices carry their previews, and another player's likely move is proposed (the same for twin
+positions) and entered only when sent; the board editor's routes draw a position as the reader reads it; the CLI's
+serve command checks its options."""
 import json
 import random
 import re
@@ -185,6 +188,147 @@ def test_a_table_game_starts_from_a_position_document(client):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# a real table's entries: the placement picker, refusals with the rules' reason, previews, the proposal
+
+def _table_position() -> dict:
+    """Seed 1's 2-player setup from seat 1, P0 (to place first) without a Coin."""
+    doc = new_game(2, seed=1).to_json(viewpoint=1)
+    doc["players"][0]["coins"] = 0
+    return doc
+
+
+def _move(client, g, **body):
+    r = client.post(f"/api/games/{g['id']}/move", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()["game"]
+
+
+def test_a_placement_is_entered_by_crossing_and_citizens_and_a_refusal_says_why(client):
+    """Another player's placement: the picker names the crossings it may take (not those it cannot pay), the
+    citizens it places and the classes still unseen; a refused placement gives the rules' reason and changes
+    nothing; an illegal choice of the seat's own is refused in words, with no action number."""
+    g = new(client, mode="table", position=_table_position())
+    assert (g["seat"], g["waiting"]) == (1, "placement")
+    picker = g["placement"]
+    assert picker["player"] == 0 and picker["citizens"] == 2 and picker["classes"] == ["W", "M", "U"]
+    assert 12 not in picker["crossings"] and 17 in picker["crossings"] and len(picker["crossings"]) == 20
+    assert sum(picker["unseen"].values()) == sum(new_game(2, seed=1).unseen_pool(1))
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": "place (2,2) W/M"})
+    assert r.status_code == 400
+    assert r.json()["error"] == "'place (2,2) W/M' cannot be played now: crossing (2,2) costs 1 Coin; P0 has 0"
+    assert client.get(f"/api/games/{g['id']}").json() == g
+    g = _move(client, g, move="place (2,3) W/M")
+    assert g["waiting"] == "you" and g["to_move"] == 0
+    illegal = next(a for a in range(C["A_REVEAL"]) if a not in {m["id"] for m in g["legal"]})
+    error = client.post(f"/api/games/{g['id']}/move", json={"id": illegal}).json()["error"]
+    assert "cannot be played now: " in error and not re.search(r"\baction\b|\bid\b|\d{3}", error), error
+    assert client.post(f"/api/games/{g['id']}/move", json={"id": 10**6}).json()["error"].startswith("id: ")
+
+
+def test_every_choice_of_the_seats_own_has_its_preview_and_a_picker_its_words(client):
+    """The seat's own choices each say what they will do (explain.preview), another player's do not; the seat's
+    own draw names the classes and a reveal names its tiles with their printed condition."""
+    g = until_mine(client, new(client, seed=4))
+    assert g["legal"] and all(isinstance(m["preview"], str) and m["preview"] for m in g["legal"])
+    g = new(client, mode="table", position=_table_position())
+    g = _move(client, g, move="place (2,3) W/M")
+    assert g["to_move"] == 0 and all("preview" not in m for m in g["legal"])
+    seen = set()
+    for _ in range(60):
+        if g["waiting"] == "step":
+            g = client.post(f"/api/games/{g['id']}/step").json()["game"]
+            continue
+        if g["waiting"] == "draw":
+            assert [m["name"] for m in g["legal"]] == ["Working citizen", "Middle citizen", "Upper citizen"]
+            break
+        if g["waiting"] == "reveal":
+            assert all(m["move"] == f"reveal {m['name']}" and m["text"].startswith("Gain ") for m in g["legal"])
+            seen.add("reveal")
+        elif g["to_move"] == 1:
+            assert all(m.get("preview") for m in g["legal"])
+        take = [m for m in g["legal"] if m["move"].startswith("take ") or m["target"] == "crossing:20"]
+        ends = [m for m in g["legal"] if m["move"] == "end actions"]
+        g = _move(client, g, id=(take or ends or g["legal"])[0]["id"])
+    assert g["waiting"] == "draw" and seen == {"reveal"}
+
+
+def test_another_players_likely_move_is_proposed_and_entered_only_when_sent(client):
+    """At a table, another player's clear choice is proposed (the same in every search of the seat's view),
+    the same each time the game is asked for, and entered only when the page sends it; none for the seat's own
+    decision, none against the engine."""
+    g = _move(client, new(client, mode="table", position=_table_position()), move="place (2,3) W/M")
+    proposal = g["proposal"]
+    assert proposal["player"] == 0 and proposal["move"] == "gain 2 coins" and proposal["target"] is None
+    assert proposal["id"] in {m["id"] for m in g["legal"]} and "searches" in proposal["why"]
+    assert client.get(f"/api/games/{g['id']}").json() == g                   # asked again: not entered
+    g = _move(client, g, id=proposal["id"])
+    assert any(line["text"] == "gain 2 coins" for line in g["log"])
+    g = until_mine(client, g)
+    assert g["to_move"] == 1 and "proposal" not in g
+    assert "proposal" not in until_mine(client, new(client, players=3, seed=2))
+
+
+def _twin_table_states():
+    """(state, twin, seat): another player decides, and the twin differs from the state only in a hand the seat
+    cannot see: P0 placing in 2-player games (its own hand), P0 choosing actions in 3-player ones (P1's)."""
+    for seed in range(1, 13):
+        s = new_game(2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(40, 160)):
+            if not s.is_terminal():
+                s.apply(rng.choice(s.legal_actions()))
+        while not s.is_terminal() and (s.is_chance_node() or s.current_player() != 0 or s.phase != C["PH_PLACE"]
+                                       or s.hand_size(0) == 0):
+            s.apply(rng.choice(s.legal_actions()))
+        if not s.is_terminal():
+            yield s, swap_with_the_bag(s, 0), 1
+    for seed in (3, 8):
+        s = new_game(3, seed=seed)
+        s.apply(random.Random(seed).choice([a for a in s.legal_actions() if a < C["A_INT_PICK"]]))
+        yield s, swap_with_the_bag(s, 1), 2
+
+
+def test_twin_states_get_the_same_proposal(client):
+    """Hidden information: a proposal for the seat depends only on what the seat sees. Twin positions that differ
+    only in another player's hidden citizens give the same game document, proposal and all."""
+    proposals = 0
+    for s, t, seat in _twin_table_states():
+        assert s.hash() != t.hash() and s.observation_hash(seat) == t.observation_hash(seat)
+        docs = [new(client, mode="table", seat=seat, position=x.to_json()) for x in (s, t)]
+        assert all(d["waiting"] in ("placement", "you") and d["to_move"] == 0 for d in docs)
+        a, b = ({k: v for k, v in d.items() if k != "id"} for d in docs)
+        assert a == b
+        proposals += "proposal" in a
+    assert proposals >= 3
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the board editor's routes
+
+def test_the_board_editor_draws_a_position_as_the_reader_reads_it(client):
+    fresh = client.post("/api/positions/new", json={"players": 3, "seat": 2, "seed": 4}).json()["position"]
+    assert fresh["viewpoint"] == 2 and fresh["players"][0]["hand"] == {"hidden": 2}
+    fresh["crossings"] = {"(2,1)": {"citizens": {"bottom": "MIDDLE", "top": "WORKING"}, "intersection": None}}
+    fresh.pop("bag", None)
+    fresh.pop("unseen_pool", None)
+    r = client.post("/api/positions/board", json={"position": fresh})
+    assert r.status_code == 200, r.text
+    drawn = r.json()
+    assert drawn["svg"].startswith("<svg") and (drawn["players"], drawn["viewpoint"]) == (3, 2)
+    assert drawn["spaces"][0] == "V(0,0)" and "B(1,0)" in drawn["buildings"] and "NE(0)" in drawn["buildings"]
+    fresh["players"][1]["coins"] = 9
+    r = client.post("/api/positions/board", json={"position": fresh})
+    assert r.status_code == 400 and r.json()["error"].startswith("players[1].coins: ")
+    assert not re.search(r"\bR\d+", r.json()["error"]), r.json()["error"]          # no rule numbers
+    for body, words in (({"position": 5}, "position"), ({"position": {**fresh, "edition": "/etc/passwd"}}, "edition"),
+                        ({"board": {}}, "board"), ({}, "position")):
+        r = client.post("/api/positions/board", json=body)
+        assert r.status_code == 400 and words in r.json()["error"], r.text
+    assert client.post("/api/positions/new", json={"players": 5}).status_code == 400
+    assert client.post("/api/positions/new", json={"players": 2, "seat": 2}).status_code == 400
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # bad requests: a 4xx, a message naming the field, nothing changed
 
 @pytest.mark.parametrize("body, field", [
@@ -210,7 +354,8 @@ def test_bad_moves_change_nothing(client):
     g = until_mine(client, new(client, seed=5))
     gid = g["id"]
     illegal = next(a for a in range(C["A_REVEAL"]) if a not in {m["id"] for m in g["legal"]})
-    for body, status, words in [({"id": illegal}, 400, "id"), ({"id": "3"}, 400, "id"), ({"id": True}, 400, "id"),
+    for body, status, words in [({"id": illegal}, 400, "cannot be played now: "), ({"id": "3"}, 400, "id"),
+                                ({"id": True}, 400, "id"),
                                 ({}, 400, "'id'"), ({"id": 1, "move": "x"}, 400, "one of them"),
                                 ({"move": "fly away"}, 400, "fly away"), ({"move": 5}, 400, "move"),
                                 ({"idd": 1}, 400, "idd")]:

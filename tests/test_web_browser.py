@@ -1,17 +1,22 @@
-"""The web board in a real browser: Debian's chromium, headless, driven by Playwright, against
-``barcelona-ai serve``'s application run by uvicorn on a free local port, at three widths: a phone (375 px), a
-tablet (768 px) and a desktop (1280 px).
+"""The web board in a real browser: Debian's chromium, headless, driven by Playwright, against ``barcelona-ai
+serve``'s application run by uvicorn on a free local port, at three widths: a phone (375 px), a tablet (768 px) and
+a desktop (1280 px).
 
-At each width: the page fits (no element wider than the window, every button on screen), a hint is asked and
-its badges do not overlap, a click on the crossing the hint points at plays there (the hint's drawing takes no
-click), the log names the round and the player; a short review is stepped through with the buttons and the
-arrow keys. Slow (CI runs them, -m slow): a whole 2-player game played by clicking at each width (a highlighted
-place on the board, a menu when several moves share it, or the list of moves for the moves that are no place),
-with a hint, an undo and an analysis on the way, then that game's review; a position saved and loaded; a real
-table's setup; another site's page. With BARCELONA_WEB_SCREENSHOTS=DIR the page is photographed at each width
-(docs/web-phone.png, docs/web-tablet.png, docs/web-desktop.png), a whole game's review on the desktop and the
-phone (docs/web-review.png, docs/web-review-phone.png) and the board at three moments of a game (the README's
-pictures: docs/web-opening-hints.png, docs/web-midgame.png, docs/web-game-over.png).
+At each width: the page fits (no element wider than the window, every button on screen), a hint is asked and its
+badges do not overlap, a click on the crossing the hint points at plays there (the hint's drawing takes no click),
+the log names the round and the player; a short review is stepped through with the buttons and the arrow keys; a
+real table's round entered by clicks (another player's placement refused with the rules' reason beside the board,
+then entered by its crossing and its citizens; that player's likely move confirmed with Enter; a reveal and the
+seat's own draw from their pickers); the board editor's position set up by clicks, a refused change saying why, and
+a game started from it. Slow (CI runs them, -m slow): a whole 2-player game played by clicking at each width (a
+highlighted place on the board, a menu when several moves share it, or the list of moves for the moves that are no
+place), with a hint, an undo and an analysis on the way, then that game's review; a position saved and loaded; a
+real table's setup; another site's page. With BARCELONA_WEB_SCREENSHOTS=DIR the page is photographed at each width
+(docs/web-phone.png, docs/web-tablet.png, docs/web-desktop.png), the table entry at each width
+(docs/web-table-phone.png, docs/web-table-tablet.png, docs/web-table-desktop.png), the board editor
+(docs/web-editor.png), a whole game's review on the desktop and the phone (docs/web-review.png,
+docs/web-review-phone.png) and the board at three moments of a game (the README's pictures:
+docs/web-opening-hints.png, docs/web-midgame.png, docs/web-game-over.png).
 
 They are skipped where Playwright or chromium is missing; the serve command's busy port is checked without them.
 """
@@ -31,6 +36,7 @@ import pytest
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 
+from barcelona_ai import new_game  # noqa: E402
 from barcelona_ai.web.api import Games  # noqa: E402
 from barcelona_ai.web.server import create_app  # noqa: E402
 
@@ -127,8 +133,9 @@ def _ready(page):
 
 
 def _error_text(page) -> str:
-    box = page.locator("#error")
-    return box.text_content() if box.is_visible() else ""
+    """The error shown: the page's, or a refused move's beside the board."""
+    return "".join(box.text_content() for box in (page.locator("#error"), page.locator("#move-error"))
+                   if box.is_visible())
 
 
 def _shot(page, name):
@@ -474,6 +481,182 @@ def test_a_real_tables_setup_and_another_players_placement(page):
     assert not _error_text(page)
     assert any(line.endswith("place (2,1) U/W") and line.startswith("Round 1, P0")
                for line in _log_lines(page)), _log_lines(page)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# a real table's turn entered by clicks, and the board editor
+
+def _table_position() -> dict:
+    """Seed 1's 2-player setup from seat 1, P0 (to place first) without a Coin: the crossings that cost one are
+    refused."""
+    doc = new_game(2, seed=1).to_json(viewpoint=1)
+    doc["players"][0]["coins"] = 0
+    return doc
+
+
+def _entered(page, entries):
+    page.wait_for_function(f"() => window.boardState.busy === 0 && window.boardState.game.entries > {entries}",
+                           timeout=60_000)
+    return _ready(page)
+
+
+def _inside(page, inner, outer) -> bool:
+    a, b = page.locator(inner).bounding_box(), page.locator(outer).bounding_box()
+    return b["x"] - 1 <= a["x"] and a["x"] + a["width"] <= b["x"] + b["width"] + 1 and \
+        b["y"] - 1 <= a["y"] and a["y"] + a["height"] <= b["y"] + b["height"] + 1
+
+
+def test_a_real_tables_turn_by_clicks(sized, tmp_path):
+    """At each width, a real table's round entered by clicks only: another player's placement refused with the
+    rules' reason beside the board, then entered by its crossing and its citizens top first (only the classes
+    still unseen offered); that player's likely move proposed and confirmed with the Enter key; the seat's own
+    placement, a Modernisme reveal chosen from the picker of named tiles with their text, and the seat's own draw
+    chosen from its picker. The page fits the window throughout (the picture of the table entry at this width)."""
+    name, page = sized
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(_table_position()))
+    page.set_input_files("#load-file", str(path))
+    game = _ready(page)
+    assert (game["mode"], game["seat"], game["waiting"]) == ("table", 1, "placement")
+    assert 12 not in game["placement"]["crossings"]                    # (2,2) costs a Coin P0 does not have
+    assert page.locator('#board [data-target="crossing:17"].legal').count() == 1
+    assert page.locator('#board [data-target="crossing:12"].legal').count() == 0
+    _fits(page)
+
+    page.locator('#board [data-target="crossing:12"]').click()         # a refused placement, by clicks
+    assert page.locator("#order").is_visible() and page.input_value("#placement-text") == "place (2,2) "
+    assert page.locator("#order-classes button").all_text_contents() == ["W: Working", "M: Middle", "U: Upper"]
+    page.click('#order-classes button[data-cls="W"]')
+    assert page.input_value("#placement-text") == "place (2,2) W/"
+    page.click('#order-classes button[data-cls="M"]')
+    page.wait_for_function("() => window.boardState.busy === 0 && !document.querySelector('#move-error').hidden")
+    assert page.locator("#move-error").text_content() == \
+        "'place (2,2) W/M' cannot be played now: crossing (2,2) costs 1 Coin; P0 has 0"
+    assert _inside(page, "#move-error", "#side") and _ready(page)["entries"] == 0
+    page.locator('#board [data-target="crossing:17"]').click()         # then entered: (2,3), W on top of M
+    page.click('#order-classes button[data-cls="W"]')
+    _fits(page)
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"web-table-{name}.png"), full_page=True)
+    page.click('#order-classes button[data-cls="M"]')
+    game = _entered(page, 0)
+    assert not page.locator("#move-error").is_visible()
+    assert _log_lines(page)[-1] == "Round 1, P0: place (2,3) W/M", _log_lines(page)
+
+    assert game["waiting"] == "you" and game["to_move"] == 0 and game["proposal"]["move"] == "gain 2 coins"
+    proposal = page.locator("#proposal-go").text_content()
+    assert proposal.startswith("Likely: P0: gain 2 coins") and "press Enter" in proposal
+    _fits(page)
+    page.keyboard.press("Enter")                                       # one key confirms it
+    game = _entered(page, game["entries"])
+    assert any(line == "Round 1, P0: gain 2 coins" for line in _log_lines(page)), _log_lines(page)
+
+    assert game["waiting"] == "you" and game["to_move"] == 1           # the seat's own placement, at (0,4)
+    page.locator('#board [data-target="crossing:20"]').click()
+    if page.locator("#menu").is_visible():
+        page.locator("#menu button").first.click()
+    game = _entered(page, game["entries"])
+    take = page.locator("#moves button", has_text="take ").first       # a Modernisme tile taken: a reveal next
+    preview = take.get_attribute("title")
+    assert preview, "a choice of the seat's own says what it will do"
+    take.hover()
+    assert page.locator("#preview").text_content().endswith(preview)
+    take.click()
+    game = _entered(page, game["entries"])
+    assert game["waiting"] == "reveal"
+    picks = page.locator("#moves button.pick")
+    assert picks.count() == len(game["legal"]) > 1
+    first = game["legal"][0]
+    assert picks.first.locator("b").text_content() == first["name"] and first["move"] == f"reveal {first['name']}"
+    assert picks.first.locator(".text").text_content().startswith("Gain ")
+    _fits(page)
+    picks.first.click()
+    game = _entered(page, game["entries"])
+    assert _log_lines(page)[-1].endswith(first["move"])
+    for _ in range(10):                                                # on to the end of the seat's actions
+        if game["waiting"] == "draw":
+            break
+        page.locator("#moves button", has_text="end actions").first.click()
+        game = _entered(page, game["entries"])
+    assert game["waiting"] == "draw"
+    assert page.locator("#moves button.pick b").all_text_contents() == [m["name"] for m in game["legal"]]
+    _fits(page)
+    page.locator("#moves button.pick", has_text="Working citizen").click()
+    _entered(page, game["entries"])
+    assert _log_lines(page)[-1] == "Round 1, P1 (you): draws W", _log_lines(page)
+    _fits(page)
+
+
+def _menu_pick(page, target, label, group=None):
+    """In the board editor: a click on `target`, then the change `label` of the menu (under the heading
+    `group` if given); waits for the redrawn board."""
+    before = page.evaluate("() => JSON.stringify(window.boardState.editor)")
+    page.locator(f'#ed-board [data-target="{target}"]').click()
+    menu = page.locator("#menu")
+    assert menu.is_visible()
+    _fits(page)
+    buttons = menu.locator("button")
+    texts = buttons.all_text_contents()
+    if group is not None:                               # the first `label` after the heading `group`
+        heads = page.evaluate("() => [...document.querySelectorAll('#menu > *')].map((e) => "
+                              "[e.tagName, e.textContent])")
+        k, seen = -1, False
+        for tag, text in heads:
+            k += tag == "BUTTON"
+            seen = seen or (tag == "DIV" and text.startswith(group))
+            if seen and tag == "BUTTON" and text == label:
+                break
+        buttons.nth(k).click()
+    else:
+        buttons.nth(texts.index(label)).click()
+    page.wait_for_function("() => window.boardState.busy === 0")
+    assert page.evaluate("() => JSON.stringify(window.boardState.editor)") != before or \
+        page.locator("#ed-error").is_visible()
+
+
+def test_the_board_editor_sets_up_a_position_that_loads(sized, server):
+    """At each width: a new setup in the board editor; citizens on a crossing, a Street tile and a Passenger, a
+    building with a marker and a player's Coins set by clicks, each drawn as the reader loads it; a change the
+    reader refuses is not made and says why in the reader's words; then a table game starts from the position."""
+    name, page = sized
+    page.click("#tab-editor")
+    page.select_option("#ed-players-count", "2")
+    page.click("#ed-fresh")
+    page.wait_for_function("() => window.boardState.busy === 0 && document.querySelector('#ed-board svg')")
+    doc = page.evaluate("() => window.boardState.editor")
+    assert doc["viewpoint"] == 0 and len(doc["players"]) == 2 and "bag" not in doc
+    _fits(page)
+    _menu_pick(page, "crossing:7", "W/M")
+    _menu_pick(page, "space:0", "P1's", "Street tile")
+    _menu_pick(page, "space:0", "P1's", "Passenger")
+    _menu_pick(page, "building:2", "Level 1")
+    _menu_pick(page, "building:2", "add P0's")
+    assert not page.locator("#ed-error").is_visible(), page.locator("#ed-error").text_content()
+    doc = page.evaluate("() => window.boardState.editor")
+    assert doc["crossings"]["(2,1)"] == {"citizens": {"bottom": "MIDDLE", "top": "WORKING"}, "intersection": None}
+    assert doc["streets"]["V(0,0)"] == {"owner": 1, "passenger": 1}
+    assert doc["buildings"]["B(1,0)"] == {"level": "L1", "markers": [0]}
+    coins = page.locator('#ed-players input[data-seat="1"][data-field="Coins"]')
+    coins.fill("3")
+    coins.dispatch_event("change")
+    page.wait_for_function("() => window.boardState.busy === 0 && window.boardState.editor.players[1].coins === 3")
+    coins.fill("99")                                                   # over the Warehouse: refused
+    coins.dispatch_event("change")
+    page.wait_for_function("() => window.boardState.busy === 0 && !document.querySelector('#ed-error').hidden")
+    assert page.locator("#ed-error").text_content().startswith("players[1]")
+    assert page.input_value('#ed-players input[data-seat="1"][data-field="Coins"]') == "3"
+    assert page.evaluate("() => window.boardState.editor.players[1].coins") == 3
+    _fits(page)
+    if SHOTS and name == "desktop":
+        page.screenshot(path=os.path.join(SHOTS, "web-editor.png"), full_page=True)
+    page.click("#ed-play")
+    game = _ready(page)
+    assert (game["mode"], game["seat"]) == ("table", 0) and page.locator("#page-game").is_visible()
+    req = urllib.request.Request(f"{server}/api/games/{game['id']}/position", headers={"X-Barcelona-Token": TOKEN})
+    with urllib.request.urlopen(req) as r:
+        loaded = json.loads(r.read())
+    assert loaded["crossings"]["(2,1)"]["citizens"] == {"bottom": "MIDDLE", "top": "WORKING"}
+    assert loaded["buildings"]["B(1,0)"] == {"level": "L1", "markers": [0]} and loaded["players"][1]["coins"] == 3
 
 
 # ---------------------------------------------------------------------------------------------------------------

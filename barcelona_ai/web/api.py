@@ -15,15 +15,21 @@ The decision a game waits for (``GameDocument["waiting"]``):
 - ``"you"``: the seat decides (play and table), or, at a table, another player took a decision that is not a
   placement: choose from ``legal`` (by id or notation);
 - ``"placement"``: at a table, another player placed citizens: send its notation ``place (c,r) TOP/BOTTOM``
-  (their hand is not known, so it is typed, not chosen);
+  (their hand is not known, so it is entered, not chosen from ``legal``; the document's ``placement`` says which
+  crossings it may take and what the citizens may be, table_entry.placement_picker);
 - ``"draw"``: at a table, the seat's own draw: choose the class drawn from ``legal``;
 - ``"reveal"``: at a table, a Modernisme tile was revealed: choose it from ``legal``;
 - ``"step"``: nobody here decides: the engine's move, a chance outcome, another player's hidden draw or an only
   choice; ``step`` plays it, one at a time, so the page can show the engine's moves one by one;
 - ``"over"``: the game is over.
+
+At a table, when another player decides (a placement or another choice), the document may carry ``proposal``,
+that player's likely move for the seat to confirm (table_entry.proposal: forced, or the same in every one of a few
+small searches of the seat's view), cached per position; it is never entered unless the page sends it.
 """
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 import time
@@ -33,16 +39,19 @@ from typing import Any
 
 from .board_svg import board_svg
 from ..core import CONSTANTS as C
+from ..core import State, new_game
+from ..rules.geometry import space_name
 from ..search.engine import Limit
 from ..search.results import shown_moves
 from ..errors import BarcelonaError, GameNotFound, NotNow, WebRequestError
 from ..rules.record import GameRecord, InvalidRecordError, is_draw_for_other
-from ..workflows.session import (Session, draw_entry, hidden_draw_entry, other_placement, own_draw, play_session,
-                                 table_session)
-from ..rules.explain import preview
+from ..workflows.session import (CLASS_NAMES, Session, draw_entry, hidden_draw_entry, other_placement, own_draw,
+                                 play_session, table_session)
+from ..rules.explain import preview, why_illegal
 from ..rules.render import decision_words
 from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, choices, prompt, set_field
 from ..rules.tables import available_editions
+from .table_entry import choice_words, placement_picker, placement_refusal, proposal
 
 __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "game_document", "action_target",
            "Reviews", "table_setup_fields", "int_field", "MAX_GAMES", "MAX_ITERATIONS", "DEFAULT_ITERATIONS",
@@ -55,6 +64,7 @@ REVIEW_WORKERS = 2                  # reviews running at once on one server (oth
 DEFAULT_ITERATIONS = 1000           # the engine's budget a decision in a web game (about 0.1 s)
 DEFAULT_HINT_ITERATIONS = 4000      # the budget of a hint (about half a second)
 LOG_LINES = 60                      # the game log lines a document carries (the latest)
+MAX_PROPOSALS = 256                 # positions whose proposal a game keeps
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -131,6 +141,7 @@ class WebGame:
         self.session = session
         self.lock = threading.RLock()
         self.analysis = None                     # the running engine.AnalysisStream
+        self.proposals: dict = {}                # (entries, the seat's observation) -> table_entry.proposal
 
     def stop_analysis(self) -> None:
         stream = self.analysis
@@ -184,6 +195,9 @@ class WebGame:
             raise WebRequestError(f"move: expected the notation of a move, not {text!r}")
         if waiting == "placement" and text is not None:
             entry = sess.other_placement_entry(text)
+            refused = placement_refusal(sess.state, sess.seat, entry)
+            if refused:
+                raise WebRequestError(refused)
         else:
             a = self._action_of(action, text, waiting)
             entry = draw_entry(a - C["A_DRAW"]) if waiting == "draw" else sess.entry(a)
@@ -202,8 +216,20 @@ class WebGame:
                 raise WebRequestError(f"id: expected an action id (an integer), not {action!r}")
             a = action
         if a not in choices:
-            raise WebRequestError(f"id: {a} is not a legal choice now (the document's 'legal' lists them)")
+            raise WebRequestError(self._refusal(a, waiting))
         return a
+
+    def _refusal(self, a: int, waiting: str) -> str:
+        """Why action `a`, not among the choices now, is refused: the rules' reason where it is a move."""
+        sess = self.session
+        s = sess.state
+        if not 0 <= a < C["NUM_ACTIONS"]:
+            return f"id: {a} is no move of the game (the document's 'legal' lists the choices now)"
+        if waiting == "draw" and C["A_DRAW"] <= a < C["A_REVEAL"]:
+            return f"you cannot have drawn a {CLASS_NAMES[a - C['A_DRAW']]} citizen: none is left unseen"
+        if waiting == "placement" and a < C["A_INT_PICK"]:
+            return "enter another player's placement with both its citizens, as 'place (c,r) TOP/BOTTOM'"
+        return f"'{s.action_to_string(a)}' cannot be played now: {why_illegal(s, a)}"
 
     def step(self) -> list[str]:
         """Play the next entry nobody here decides: the engine's move (play mode), a chance outcome, another
@@ -227,6 +253,24 @@ class WebGame:
     def undo(self) -> str:
         self.stop_analysis()
         return self.session.undo()
+
+    def proposal(self, waiting: str) -> dict | None:
+        """At a table, the likely move of another player who decides now (table_entry.proposal), with its board
+        target; computed once per position."""
+        sess = self.session
+        s = sess.state
+        if sess.mode != "table" or waiting not in ("you", "placement") or s.current_player() == sess.seat:
+            return None
+        key = (len(sess.record.actions), s.observation_hash(sess.seat))
+        if key not in self.proposals:
+            if len(self.proposals) >= MAX_PROPOSALS:
+                self.proposals.clear()
+            found = proposal(s, sess.seat)
+            if found is not None:
+                found["target"] = action_target(s, found["id"]) if found["id"] is not None else \
+                    f"crossing:{found['crossing']}"
+            self.proposals[key] = found
+        return self.proposals[key]
 
     # -- asking the engine --------------------------------------------------------------------------------
     def check_seat_decides(self) -> None:
@@ -457,7 +501,8 @@ def game_document(game: WebGame) -> dict:
     own = not over and not s.is_chance_node() and s.current_player() == sess.seat and waiting not in ("draw",
                                                                                                      "reveal")
     legal = [{"id": a, "move": _choice_text(s, a, waiting), "target": action_target(s, a),
-              **({"preview": preview(s, a)} if own else {})}       # what a choice of the seat's own will do
+              **({"preview": preview(s, a)} if own else {}),       # what a choice of the seat's own will do
+              **choice_words(s, a, waiting)}                       # a draw's class, a reveal's tile
              for a in game.choices(waiting)]
     doc = {
         "id": game.id, "mode": sess.mode, "seat": sess.seat, "players": s.num_players, "names": sess.names,
@@ -472,6 +517,11 @@ def game_document(game: WebGame) -> dict:
         "iterations": sess.limit.iterations, "hint_iterations": sess.hint_limit.iterations,
         "over": over,
     }
+    if waiting == "placement":
+        doc["placement"] = placement_picker(s, sess.seat)
+    found = game.proposal(waiting)
+    if found is not None:
+        doc["proposal"] = found
     if over:
         doc["result"] = {"scores": list(s.scores()), "returns": list(s.returns()), "winners": s.winners()}
         if sess.mode == "play":
@@ -506,6 +556,52 @@ def analysis_document(analysis, seat: int) -> dict:
             "moves": [{"moves": m.moves, "visits": m.visits, "win_prob": m.win_prob[seat],
                        "expected_score": m.expected_score[seat], "reason": m.reason}
                       for m in shown_moves(analysis.moves, analysis.player, len(analysis.moves))]}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the board editor: a position document drawn as the reader loads it
+
+POSITION_FIELDS = {"position"}
+FRESH_FIELDS = {"players", "seat", "seed"}
+
+
+def fresh_position(doc: Any) -> dict:
+    """A new game's setup (new_game(players, seed)) as the position document `seat` would write of it (its
+    viewpoint form: the other hands hidden), for the board editor to start from."""
+    doc = _check_keys(doc, FRESH_FIELDS, "the setup")
+    players = int_field(doc, "players", 2, 4, 2)
+    seat = int_field(doc, "seat", 0, players - 1, 0)
+    seed = int_field(doc, "seed", 0, 2**63 - 1, 0)
+    return {"position": new_game(players, seed=seed).to_json(viewpoint=seat)}
+
+
+_RULE = r"(?:see )?[RA]\d+(?: steps? [\d-]+)?"
+
+
+def _without_rule_numbers(text: str) -> str:
+    """A reader's message without the rulebook's paragraph numbers it cites ('(R43, A39)', ', R11)')."""
+    text = re.sub(rf" ?\({_RULE}(?:, {_RULE})*\)", "", text)
+    return re.sub(rf"(?:, {_RULE})+(?=\))", "", text)
+
+
+def position_board(doc: Any) -> dict:
+    """A position document read as a game would start from it (State.from_json, docs/positions.md; a refusal
+    is the reader's message) and drawn from its viewpoint, with the names the document gives the board's
+    street and building spaces (by their data-target index)."""
+    doc = _check_keys(doc, POSITION_FIELDS, "the board editor's request")
+    position = _dict_field(doc, "position")
+    if position is None:
+        raise WebRequestError("position: the board editor sends the position document to draw")
+    _shipped_edition(position, "position")
+    try:
+        state = State.from_json(position, seed=0)
+    except BarcelonaError as exc:              # the reader's words, without the rulebook's paragraph numbers
+        raise WebRequestError(_without_rule_numbers(str(exc))) from None
+    vp = position.get("viewpoint")
+    t = state.game_data.edition.t
+    return {"svg": board_svg(state, vp, None, f"The position: P{state.turn_player} to move", you=vp),
+            "players": state.num_players, "viewpoint": vp, "to_move": state.turn_player,
+            "spaces": [space_name(i) for i in range(len(state.view().streets))], "buildings": list(t["bs_names"])}
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ GET      /api/games/{id}/analysis             ?iterations=N: server-sent events,
 POST     /api/games/{id}/analysis/stop        stop the running analysis (its last report still comes)
 GET      /api/games/{id}/record               the game record (the seat's view until the game is over)
 GET      /api/games/{id}/position             the position (the seat's view)
+POST     /api/positions/new                   {players, seat, seed} -> {"position": a new setup from the seat}
+POST     /api/positions/board                 {position} -> the position as the reader loads it, drawn (editor)
 POST     /api/reviews                         {record, iterations, seed} -> the review document (runs on)
 GET      /api/reviews/{id}                    the review so far
 POST     /api/reviews/{id}/stop               stop the review before its next decision -> the review so far
@@ -45,7 +47,8 @@ from starlette.routing import Route
 from ..errors import BarcelonaError
 from ..rules.jsonio import parse_json
 from .api import (MAX_ITERATIONS, GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document,
-                     game_document, int_field, position_document, record_document, table_setup_fields)
+                     fresh_position, game_document, int_field, position_board, position_document, record_document,
+                     table_setup_fields)
 from .guard import RequestGuard, is_loopback
 
 __all__ = ["create_app", "serve", "STATIC_FILES"]
@@ -165,6 +168,12 @@ class _Endpoints:
     def position(self, request, body):
         return self.locked(request, position_document)
 
+    def new_position(self, request, body):
+        return fresh_position(body)
+
+    def position_board(self, request, body):
+        return position_board(body)
+
     def new_review(self, request, body):
         return self.reviews.start(body).document()
 
@@ -262,6 +271,8 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None, token
         Route("/api/games/{gid}/analysis/stop", _handler(e.stop), methods=post),
         Route("/api/games/{gid}/record", _handler(e.record)),
         Route("/api/games/{gid}/position", _handler(e.position)),
+        Route("/api/positions/new", _handler(e.new_position), methods=post),
+        Route("/api/positions/board", _handler(e.position_board), methods=post),
         Route("/api/reviews", _handler(e.new_review), methods=post),
         Route("/api/reviews/{rid}", _handler(e.show_review)),
         Route("/api/reviews/{rid}/stop", _handler(e.stop_review), methods=post),

@@ -32,9 +32,12 @@ async function api(method, path, body) {
   return doc;
 }
 
+// An error in its box: a refused move (beside the board) and a refused edit of the board editor show the server's
+// message as it is, the rules' reason; other errors say that they are one.
+const AS_IS = new Set(["move-error", "ed-error"]);
 function showError(message, where = "error") {
   const box = $(where);
-  box.textContent = message ? `error: ${message}` : "";
+  box.textContent = message ? (AS_IS.has(where) ? message : `error: ${message}`) : "";
   box.hidden = !message;
 }
 
@@ -49,6 +52,9 @@ async function guarded(work, where = "error") {
     window.boardState.busy--;
   }
 }
+
+// A move of the game: a refusal shows beside the board, in the rules' words.
+const act = (work) => guarded(work, "move-error");
 
 // ------------------------------------------------------------------------------------------------- the game
 function newGameOptions() {
@@ -81,15 +87,16 @@ async function buildSetupFields() {
     input.name = f.name;
     input.id = `setup-${f.name}`;
     input.setAttribute("aria-describedby", `setup-help-${f.name}`);
-    const help = setupHelp(f);
+    const help = setupHelp(f, input);
     help.id = `setup-help-${f.name}`;
     box.append(label, input, help);
   }
 }
 
 // What to type in a setup field: its prompt; a prompt of several lines (a list to choose from) or a field with
-// `choices` shows its last line, the instruction, and the list folded under it.
-function setupHelp(f) {
+// `choices` shows its last line, the instruction, and the list folded under it: a click on a choice of the list
+// adds it to the field.
+function setupHelp(f, input) {
   const help = document.createElement("div");
   help.className = "help";
   const lines = f.prompt.split("\n").map((line) => line.trim()).filter((line) => line);
@@ -102,15 +109,30 @@ function setupHelp(f) {
   intro.textContent = lines[lines.length - 1];
   const details = document.createElement("details");
   const summary = document.createElement("summary");
-  summary.textContent = "the list";
+  summary.textContent = choices ? "choose from the list" : "the list";
   const list = document.createElement("ul");
   list.className = "choices";
-  const items = choices ? choices.map((c) => `${c.value}: ${c.name}` + (c.text ? ` (${c.text})` : ""))
-    : lines.slice(0, -1);
-  for (const text of items) {
-    const li = document.createElement("li");
-    li.textContent = text;
-    list.appendChild(li);
+  if (choices) {
+    for (const c of choices) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "choice";
+      b.dataset.value = c.value;
+      b.textContent = `${c.value}: ${c.name}` + (c.text ? ` (${c.text})` : "");
+      b.addEventListener("click", () => {
+        input.value = `${input.value.trim()} ${c.value}`.trim();
+        input.dispatchEvent(new Event("input"));
+      });
+      li.appendChild(b);
+      list.appendChild(li);
+    }
+  } else {
+    for (const text of lines.slice(0, -1)) {
+      const li = document.createElement("li");
+      li.textContent = text;
+      list.appendChild(li);
+    }
   }
   details.append(summary, list);
   help.append(intro, details);
@@ -131,10 +153,14 @@ function showModeFields() {
 async function startGame(extra = {}) {
   stopAnalysis();
   const opts = Object.assign(newGameOptions(), extra);
-  if (extra.record || extra.position) delete opts.players;
+  if (extra.record || extra.position) {
+    delete opts.players;
+    delete opts.setup;
+  }
   if (extra.record) delete opts.seat;
   if (opts.mode === "table") delete opts.iterations;
   const doc = await api("POST", "/api/games", opts);
+  showError("", "move-error");
   logWho.reset(extra.record);
   show(doc);
   await runSteps();
@@ -156,8 +182,13 @@ function show(doc) {
   $("save-record").disabled = false;
   $("save-position").disabled = false;
   $("review-game").disabled = false;
+  $("ed-current").disabled = false;
   $("placement").hidden = doc.waiting !== "placement";
+  order = null;
+  showOrder();
+  showProposal(doc);
   showMoves(doc);
+  showPreview([]);
   showLog(doc);
   markTargets(doc);
 }
@@ -166,18 +197,119 @@ function showMoves(doc) {
   const list = $("moves");
   list.innerHTML = "";
   const head = { you: doc.to_move === doc.seat ? "Your moves" : `${playerName(doc, doc.to_move)}'s choices`,
-                 draw: "Your draw", reveal: "The revealed tile", placement: "Or another choice" }[doc.waiting];
+                 draw: "Your draw: which citizen did you draw?", reveal: "The revealed tile: which one?",
+                 placement: "Or another choice" }[doc.waiting];
   $("moves-head").textContent = head || (doc.waiting === "over" ? "Game over" : "The engine is playing");
+  $("moves-head").hidden = doc.waiting === "placement" && !doc.legal.length;
   for (const m of doc.legal) {
     const li = document.createElement("li");
     const b = document.createElement("button");
-    b.textContent = m.move;
     b.dataset.action = m.id;
     b.className = "move";
-    b.addEventListener("click", () => guarded(() => play({ id: m.id })));
+    if (m.name) {                                // a picker's choice: a citizen's class, a tile with its text
+      b.classList.add("pick");
+      b.innerHTML = "<b></b> <span class=\"text\"></span>";
+      b.querySelector("b").textContent = m.name;
+      b.querySelector(".text").textContent = m.text || "";
+      b.title = m.move;
+    } else {
+      b.textContent = m.move;
+    }
+    if (m.preview) b.title = m.preview;
+    b.addEventListener("click", () => act(() => play({ id: m.id })));
+    b.addEventListener("mouseenter", () => showPreview([m]));
+    b.addEventListener("focus", () => showPreview([m]));
     li.appendChild(b);
     list.appendChild(li);
   }
+}
+
+// What the moves under the pointer (a choice, its place on the board) will do, from the rules (their previews).
+function showPreview(moves) {
+  $("preview").textContent = moves.filter((m) => m.preview).map((m) => `${m.move}: ${m.preview}`).join("\n");
+}
+
+// ------------------------------------------------------------------------------------ a real table's entries
+// Another player's likely move, proposed by the engine from what you can see: Enter (or a click) confirms it; it
+// is never entered otherwise. A placement whose citizens you have not seen is proposed as its crossing only.
+function showProposal(doc) {
+  const p = doc.proposal;
+  $("proposal").hidden = !p;
+  if (!p) return;
+  const rest = p.id === null ? "press Enter / click to take this crossing, then enter their citizens"
+    : "press Enter / click to confirm";
+  $("proposal-go").textContent = `Likely: ${playerName(doc, p.player)}: ${p.move} \u2014 ${rest}`;
+  $("proposal-why").textContent = p.why;
+}
+
+function confirmProposal() {
+  const p = game && game.proposal;
+  if (!p) return;
+  if (p.id === null) {
+    startOrder(p.crossing);
+    return;
+  }
+  act(() => play(game.waiting === "placement" ? { move: p.move } : { id: p.id }));
+}
+
+// Another player's placement entered by clicks: the crossing, then the citizens placed, top first (only the
+// classes of which you have not seen every citizen); the text field shows the move as it grows.
+const CLASS_NAMES = { W: "Working", M: "Middle", U: "Upper" };
+let order = null;                     // {crossing, top} while a placement is being entered
+
+function crossingName(c) { return `(${c % 5},${Math.floor(c / 5)})`; }
+
+function startOrder(c) {
+  if (!game || game.waiting !== "placement") return;
+  order = { crossing: c, top: null };
+  showOrder();
+}
+
+function showOrder() {
+  const box = $("order");
+  const svg = svgRoot();
+  for (const el of svg ? svg.querySelectorAll(".target.chosen") : []) el.classList.remove("chosen");
+  if (order && svg) {                                            // the crossing being entered, marked
+    const el = svg.querySelector(`[data-target="crossing:${order.crossing}"]`);
+    if (el) el.classList.add("chosen");
+  }
+  if (!order || !game || game.waiting !== "placement" || !game.placement) {
+    box.hidden = true;
+    return;
+  }
+  const pl = game.placement;
+  const two = pl.citizens >= 2;
+  const where = crossingName(order.crossing);
+  $("placement-text").value = `place ${where} ` + (order.top ? `${order.top}/` : "");
+  $("order-head").textContent = order.top === null
+    ? `${playerName(game, pl.player)} on ${where}: ${two ? "the citizen on top?" : "which citizen?"}`
+    : `${playerName(game, pl.player)} on ${where}: ${order.top} on top; the citizen under it?`;
+  const classes = $("order-classes");
+  classes.innerHTML = "";
+  for (const k of ["W", "M", "U"]) {
+    if (pl.unseen[k] - (order.top === k ? 1 : 0) <= 0) continue;
+    const b = document.createElement("button");
+    b.className = "order-class";
+    b.dataset.cls = k;
+    b.textContent = `${k}: ${CLASS_NAMES[k]}`;
+    b.addEventListener("click", () => chooseClass(k));
+    classes.appendChild(b);
+  }
+  box.hidden = false;
+}
+
+function chooseClass(k) {
+  if (!order) return;
+  if (order.top === null && game.placement.citizens >= 2) {
+    order.top = k;
+    showOrder();
+    return;
+  }
+  const move = `place ${crossingName(order.crossing)} ${order.top === null ? k : `${order.top}/${k}`}`;
+  order = null;
+  showOrder();
+  $("placement-text").value = move;
+  act(() => play({ move }));
 }
 
 function playerName(doc, p) {
@@ -248,11 +380,13 @@ function markTargets(doc) {
   const svg = svgRoot();
   if (!svg) return;
   const targets = new Set(doc.legal.map((m) => m.target).filter((t) => t));
-  if (doc.waiting === "placement") {
-    for (let c = 0; c < 25; c++) targets.add(`crossing:${c}`);
+  const placing = doc.waiting === "placement";
+  if (placing) {                     // the crossings it may take light up; another one may be entered too
+    for (const c of doc.placement.crossings) targets.add(`crossing:${c}`);
   }
   for (const el of svg.querySelectorAll(".target")) {
     el.classList.toggle("legal", targets.has(el.dataset.target));
+    el.classList.toggle("enterable", placing && el.dataset.target.startsWith("crossing:"));
   }
 }
 
@@ -282,31 +416,50 @@ async function runSteps() {
 // A click on the board: the legal moves at that place; one is played, several are offered in a menu.
 function boardClick(event) {
   const el = event.target.closest("[data-target]");
-  if (!el || !game || !el.classList.contains("legal")) return;
+  if (!el || !game) return;
   const target = el.dataset.target;
   if (game.waiting === "placement" && target.startsWith("crossing:")) {
-    const c = Number(target.split(":")[1]);
-    $("placement-text").value = `place (${c % 5},${Math.floor(c / 5)}) `;
-    $("placement-text").focus();
+    startOrder(Number(target.split(":")[1]));
     return;
   }
+  if (!el.classList.contains("legal")) return;
   const moves = game.legal.filter((m) => m.target === target);
   if (moves.length === 1) {
-    guarded(() => play({ id: moves[0].id }));
+    act(() => play({ id: moves[0].id }));
   } else if (moves.length > 1) {
-    showMenu(moves, event.pageX, event.pageY);
+    showMenu(moves.map((m) => ({ label: m.move, title: m.preview, className: "menu-move",
+                                  hover: () => showPreview([m]), click: () => act(() => play({ id: m.id })) })),
+             event.pageX, event.pageY);
   }
 }
 
-// The menu of the moves at one place, beside the click and inside the page's width.
-function showMenu(moves, x, y) {
+// What a legal place under the pointer would play.
+function boardHover(event) {
+  const el = event.target.closest && event.target.closest("[data-target]");
+  if (!el || !game || !el.classList.contains("legal")) return;
+  showPreview(game.legal.filter((m) => m.target === el.dataset.target));
+}
+
+// A menu beside the click and inside the page's width: the moves at one place, or the board editor's changes of
+// one place ({label, title, className, hover, click, group}: a new group starts under its heading).
+function showMenu(items, x, y) {
   const menu = $("menu");
   menu.innerHTML = "";
-  for (const m of moves) {
+  let group = null;
+  for (const item of items) {
+    if (item.group && item.group !== group) {
+      group = item.group;
+      const head = document.createElement("div");
+      head.className = "menu-head";
+      head.textContent = group;
+      menu.appendChild(head);
+    }
     const b = document.createElement("button");
-    b.textContent = m.move;
-    b.className = "menu-move";
-    b.addEventListener("click", () => guarded(() => play({ id: m.id })));
+    b.textContent = item.label;
+    b.className = item.className || "menu-item";
+    if (item.title) b.title = item.title;
+    if (item.hover) b.addEventListener("mouseenter", item.hover);
+    b.addEventListener("click", () => { hideMenu(); item.click(); });
     menu.appendChild(b);
   }
   menu.style.left = "0px";
@@ -340,7 +493,7 @@ async function askHints() {
       li.appendChild(why);
     }
     li.title = "play this plan's first move";
-    li.addEventListener("click", () => guarded(() => play({ id: h.actions[0] })));
+    li.addEventListener("click", () => act(() => play({ id: h.actions[0] })));
     list.appendChild(li);
   }
   drawHints();
@@ -541,7 +694,8 @@ async function loadFile(file) {
   if (doc && doc.format === "barcelona-record") {
     await startGame({ record: doc });
   } else {
-    await startGame({ mode: "table", position: doc });
+    const seat = Number.isInteger(doc && doc.viewpoint) ? { seat: doc.viewpoint } : {};   // the seat that wrote it
+    await startGame({ mode: "table", position: doc, ...seat });
   }
 }
 
@@ -806,11 +960,250 @@ function reviewStep(moves) {
   guarded(() => showReviewPosition(to), "review-error");
 }
 
+// ------------------------------------------------------------------------------------------ the board editor
+// A position set up by clicks: started from a new setup or the game on the board, every change is sent to the
+// server, which reads it as a position file is read (State.from_json) and draws it; a change the reader refuses
+// is not made, and its reason shows as the reader gives it. What follows from the rest (the bag, the tiles left,
+// the pieces each player has laid, the turn's machinery) is left out of the document, for the reader to count.
+let edDoc = null;                      // the position document being edited (docs/positions.md)
+let edNames = null;                    // {spaces, buildings}: the board's names by data-target index
+const DERIVED = ["bag", "unseen_pool", "building_tiles_left", "bonus_rows_taken", "turn_state",
+                 "cerda_scorings_done", "phase"];
+const PLAYER_DERIVED = ["intersections", "narrow_laid", "wide_laid", "passengers", "markers_placed", "turns"];
+const CLASS_WORDS = { W: "WORKING", M: "MIDDLE", U: "UPPER" };
+
+function editable(doc) {
+  const out = JSON.parse(JSON.stringify(doc));
+  for (const k of DERIVED) delete out[k];
+  for (const p of out.players || []) for (const k of PLAYER_DERIVED) delete p[k];
+  return out;
+}
+
+// The position drawn as the reader takes it; the editor keeps it only if the reader does.
+async function drawEdited(doc) {
+  const answer = await api("POST", "/api/positions/board", { position: doc });
+  edDoc = doc;
+  edNames = { spaces: answer.spaces, buildings: answer.buildings };
+  window.boardState.editor = edDoc;
+  $("ed-board").innerHTML = answer.svg;
+  for (const el of $("ed-board").querySelectorAll(".target")) {
+    el.classList.toggle("editable", /^(crossing|space|building):/.test(el.dataset.target));
+  }
+  $("ed-side").hidden = false;
+  return answer;
+}
+
+async function startEditing(doc) {
+  await drawEdited(editable(doc));
+  showEdPlayers();
+}
+
+// An edit: its refusal stays in view until an edit is made (the page does not move under the pointer meanwhile).
+async function edGuarded(work) {
+  window.boardState.busy++;
+  try {
+    await work();
+    showError("", "ed-error");
+  } catch (err) {
+    showError(err.message, "ed-error");
+  } finally {
+    window.boardState.busy--;
+  }
+}
+
+async function edit(change) {
+  const next = JSON.parse(JSON.stringify(edDoc));
+  change(next);
+  await drawEdited(next);
+}
+
+function edClick(event) {
+  const el = event.target.closest("[data-target]");
+  if (!el || !edDoc || !el.classList.contains("editable")) return;
+  const [kind, id] = el.dataset.target.split(":");
+  const items = { crossing: crossingChanges, space: spaceChanges, building: buildingChanges }[kind](Number(id));
+  showMenu(items.map((item) => ({ ...item, className: "menu-item",
+                                  click: () => edGuarded(() => edit(item.change)) })),
+           event.pageX, event.pageY);
+}
+
+const seats = () => edDoc.players.map((_, p) => p);
+
+function crossingChanges(c) {
+  const name = crossingName(c);
+  const set = (f) => (doc) => {
+    doc.crossings = doc.crossings || {};
+    const x = doc.crossings[name] || { citizens: {}, intersection: null };
+    f(x);
+    if (!x.citizens.bottom && x.intersection === null) delete doc.crossings[name];
+    else doc.crossings[name] = x;
+  };
+  const group = `Citizens on ${name} (top/bottom)`;
+  const items = [{ group, label: "none", change: set((x) => { x.citizens = {}; }) }];
+  for (const k of "WMU") {
+    items.push({ group, label: k, change: set((x) => { x.citizens = { bottom: CLASS_WORDS[k] }; }) });
+  }
+  for (const t of "WMU") {
+    for (const b of "WMU") {
+      items.push({ group, label: `${t}/${b}`,
+                   change: set((x) => { x.citizens = { bottom: CLASS_WORDS[b], top: CLASS_WORDS[t] }; }) });
+    }
+  }
+  const inter = `Intersection on ${name}`;
+  items.push({ group: inter, label: "none", change: set((x) => { x.intersection = null; }) });
+  for (const p of seats()) items.push({ group: inter, label: `P${p}'s`, change: set((x) => { x.intersection = p; }) });
+  return items;
+}
+
+function spaceChanges(i) {
+  const name = edNames.spaces[i];
+  const set = (f) => (doc) => {
+    doc.streets = doc.streets || {};
+    const x = doc.streets[name] || { owner: null, passenger: null };
+    f(x);
+    if (x.owner === null && x.passenger === null) delete doc.streets[name];
+    else doc.streets[name] = x;
+  };
+  const tile = `Street tile on ${name}`, passenger = `Passenger on ${name}`, tram = `Tram on ${name}`;
+  const items = [{ group: tile, label: "none", change: set((x) => { x.owner = null; }) }];
+  for (const p of seats()) items.push({ group: tile, label: `P${p}'s`, change: set((x) => { x.owner = p; }) });
+  items.push({ group: passenger, label: "none", change: set((x) => { x.passenger = null; }) });
+  for (const p of seats()) items.push({ group: passenger, label: `P${p}'s`, change: set((x) => { x.passenger = p; }) });
+  items.push({ group: tram, label: "none", change: (doc) => {
+    for (const pl of doc.players) if (pl.tram === name) pl.tram = null;
+  } });
+  for (const p of seats()) {
+    items.push({ group: tram, label: `P${p}'s`, change: (doc) => { doc.players[p].tram = name; } });
+  }
+  return items;
+}
+
+function buildingChanges(i) {
+  const name = edNames.buildings[i];
+  const set = (f) => (doc) => {
+    doc.buildings = doc.buildings || {};
+    const x = doc.buildings[name] || { level: null, markers: [] };
+    f(x);
+    if (x.level === null) delete doc.buildings[name];
+    else doc.buildings[name] = x;
+  };
+  const group = `Building on ${name}`;
+  const levels = /^(NE|SW)/.test(name) ? ["L1", "L2", "L3", "CORNER"] : ["L1", "L2", "L3"];
+  const items = [{ group, label: "none", change: set((x) => { x.level = null; }) }];
+  for (const l of levels) {
+    items.push({ group, label: l === "CORNER" ? "Corner" : `Level ${l[1]}`, change: set((x) => { x.level = l; }) });
+  }
+  const markers = `Markers on ${name} (bottom first)`;
+  items.push({ group: markers, label: "none", change: set((x) => { x.markers = []; }) });
+  for (const p of seats()) {
+    items.push({ group: markers, label: `add P${p}'s`, change: set((x) => { x.markers = [...x.markers, p]; }) });
+  }
+  return items;
+}
+
+// Each player's resources, score, tracks and hand (a hidden hand as its size), and who is to move: a field whose
+// change the reader refuses goes back to the position's value.
+const PLAYER_FIELDS = [["coins", "Coins"], ["cloth", "Cloth"], ["score", "VP"], ["cerda", "Cerdà track"],
+                       ["sagrada", "Sagrada track"]];
+
+function showEdPlayers() {
+  const box = $("ed-players");
+  box.innerHTML = "";
+  const toMove = $("ed-to-move");
+  toMove.innerHTML = "";
+  for (const p of seats()) toMove.add(new Option(`P${p}`, String(p)));
+  toMove.value = String(edDoc.to_move);
+  edDoc.players.forEach((pl, p) => {
+    const part = document.createElement("fieldset");
+    part.className = "ed-player";
+    const legend = document.createElement("legend");
+    legend.textContent = `P${p}` + (edDoc.viewpoint === p ? " (you)" : "");
+    legend.style.color = PLAYER_COLOURS[p];
+    part.appendChild(legend);
+    const fields = PLAYER_FIELDS.map(([key, label]) => [label, (doc) => doc.players[p][key] ?? 0, (doc, v) => {
+      doc.players[p][key] = v;
+      if (key === "score") delete doc.players[p].vp_by_source;     // the new score, not split by source
+    }]);
+    if (pl.hand && pl.hand.hidden !== undefined) {
+      fields.push(["citizens (hidden)", (doc) => doc.players[p].hand.hidden, (doc, v) => {
+        doc.players[p].hand = { hidden: v };
+      }]);
+    } else {
+      for (const k of "WMU") {
+        const get = (doc) => (doc.players[p].hand || {})[CLASS_WORDS[k]] || 0;
+        fields.push([`${CLASS_NAMES[k]} in hand`, get, (doc, v) => {
+          doc.players[p].hand = { ...(doc.players[p].hand || {}), [CLASS_WORDS[k]]: v };
+        }]);
+      }
+    }
+    for (const [label, get, put] of fields) {
+      const field = document.createElement("label");
+      field.textContent = label;
+      const input = document.createElement("input");
+      input.type = "number";
+      input.min = "0";
+      input.value = get(edDoc);
+      input.dataset.seat = p;
+      input.dataset.field = label;
+      input.addEventListener("change", () => {
+        if (Number(input.value) === get(edDoc)) return;              // (a refused value put back)
+        edGuarded(async () => {
+          try {
+            await edit((doc) => put(doc, Number(input.value)));
+          } catch (err) {
+            input.value = get(edDoc);
+            throw err;
+          }
+        });
+      });
+      field.appendChild(input);
+      part.appendChild(field);
+    }
+    box.appendChild(part);
+  });
+}
+
+function wireEditor() {
+  const seatOptions = () => {
+    const players = Number($("ed-players-count").value);
+    for (const option of $("ed-seat").options) option.disabled = Number(option.value) >= players;
+    if (Number($("ed-seat").value) >= players) $("ed-seat").value = "0";
+  };
+  $("ed-players-count").addEventListener("change", seatOptions);
+  seatOptions();
+  $("ed-fresh").addEventListener("click", () => guarded(async () => {
+    const answer = await api("POST", "/api/positions/new", { players: Number($("ed-players-count").value),
+                                                             seat: Number($("ed-seat").value),
+                                                             seed: Number($("ed-seed").value || 0) });
+    await startEditing(answer.position);
+  }, "ed-error"));
+  $("ed-current").addEventListener("click", () => guarded(async () => {
+    await startEditing(await api("GET", `/api/games/${game.id}/position`));
+  }, "ed-error"));
+  $("ed-board").addEventListener("click", edClick);
+  $("ed-to-move").addEventListener("change", () => edGuarded(async () => {
+    try {
+      await edit((doc) => { doc.to_move = Number($("ed-to-move").value); });
+    } catch (err) {
+      $("ed-to-move").value = String(edDoc.to_move);
+      throw err;
+    }
+  }));
+  $("ed-save").addEventListener("click", () => download("barcelona-position.json", edDoc));
+  $("ed-play").addEventListener("click", () => guarded(async () => {
+    const seat = edDoc.viewpoint ?? Number($("ed-seat").value);
+    switchTab("game");
+    await guarded(() => startGame({ mode: "table", position: edDoc, seat }));
+  }, "ed-error"));
+}
+
 // ------------------------------------------------------------------------------------------------- wiring
 function switchTab(name) {
+  hideMenu();
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
   $("page-game").hidden = name !== "game";
   $("page-review").hidden = name !== "review";
+  $("page-editor").hidden = name !== "editor";
   if (name === "review" && review) drawGraph(review);
 }
 
@@ -831,6 +1224,16 @@ window.addEventListener("DOMContentLoaded", () => {
   showModeFields();
   guarded(buildSetupFields);
   $("board").addEventListener("click", boardClick);
+  $("board").addEventListener("mouseover", boardHover);
+  $("proposal-go").addEventListener("click", confirmProposal);
+  $("order-cancel").addEventListener("click", () => { order = null; showOrder(); });
+  document.addEventListener("keydown", (e) => {      // Enter confirms a proposal (not inside a field or a button)
+    if (e.key !== "Enter" || $("page-game").hidden || $("proposal").hidden) return;
+    if (e.target.closest && e.target.closest("input, select, textarea, button, summary, a")) return;
+    e.preventDefault();
+    confirmProposal();
+  });
+  wireEditor();
   $("undo").addEventListener("click", () => guarded(async () => {
     stopAnalysis();
     const answer = await api("POST", `/api/games/${game.id}/undo`);
@@ -854,9 +1257,9 @@ window.addEventListener("DOMContentLoaded", () => {
     if (file) guarded(() => loadFile(file));
     e.target.value = "";
   });
-  $("placement-go").addEventListener("click", () => guarded(() => play({ move: $("placement-text").value })));
+  $("placement-go").addEventListener("click", () => act(() => play({ move: $("placement-text").value })));
   $("placement-text").addEventListener("keydown", (e) => {
-    if (e.key === "Enter") guarded(() => play({ move: $("placement-text").value }));
+    if (e.key === "Enter") act(() => play({ move: $("placement-text").value }));
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideMenu(); });
   document.addEventListener("keydown", reviewKeys);
