@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 
 from barcelona_ai import CONSTANTS as C
 from barcelona_ai import new_game
@@ -23,6 +24,12 @@ from barcelona_ai.rules.record import GameRecord, place_with_known_citizens
 from barcelona_ai.workflows.session import Session
 
 from helpers import transcribe
+
+
+@pytest.fixture(autouse=True)
+def in_tmp_path(tmp_path, monkeypatch):
+    """play saves as it goes into the current folder: each test runs in its own."""
+    monkeypatch.chdir(tmp_path)
 
 
 def cli(args, lines, timeout=240):
@@ -58,6 +65,8 @@ def test_play_whole_game_with_hint_bad_input_undo_save_and_reload(tmp_path):
     assert " hand: 2 hidden" in out                       # the computer's hand is not shown (A6)
     assert "Commands (at any prompt)" in out
     assert "Saved the game record" in out and "Game stopped." in out
+    assert re.search(r"Saving as you go to barcelona-\d{4}-\d\d-\d\d-\d{6}-seed11\.json; continue it with: "
+                     r"barcelona-ai play --load ", out)
     # the game went on after every bad entry: a placement was played after them
     assert out.index("There is no choice 99") < out.rindex("P0 (you): place (")
 
@@ -71,32 +80,85 @@ def test_play_whole_game_with_hint_bad_input_undo_save_and_reload(tmp_path):
     assert hidden and all(e["move"] == "draw (hidden)" for e in hidden)
     assert any(e["by"] == 0 for e in rec.actions) and any(e["by"] == 1 for e in rec.actions)
     assert '"seed"' not in json.dumps(rec.start)
+    assert rec.resume and "draw" not in rec.resume        # the game itself, encoded (session.encode_resume)
     n_saved = len(rec.actions)
 
-    p = cli(["play", "--load", str(saved), "--seat", "0", "--iterations", "30"], ["?"] + ["1"] * 400)
+    p = cli(["play", "--load", str(saved), "--iterations", "30"], ["?"] + ["1"] * 400)
     out = p.stdout
     assert p.returncode == 0, p.stderr
-    assert f"Loaded {saved}: {n_saved} entries replayed" in out and "drawn again" in out
-    assert "Seed" not in out and "secret seed" in out     # chance goes on from a new secret seed
-    assert re.search(r"Replay key: --seed \d+", out)      # shown once the game is over
+    assert f"Loaded {saved}: {n_saved} entries replayed (the same game goes on" in out
+    assert "Seed 11" in out and "Replay key" not in out   # the seed it was played with, not a secret one
+    assert f"Saving as you go to {saved};" in out          # play's own save goes on in place
     assert re.search(r"  P1: .+   \([+-]\d+ VP\)", out)                # a computer move and its VP
     assert not re.search(r"  P1: .+ win \d+%", out)          # not its win estimate: that reads its hand (A6)
     assert "=== Game over ===" in out and "Final scores (VP by source):" in out
     assert re.search(r"P0 \(you\)\s+\d+ VP  \(", out) and re.search(r"P1\s+\d+ VP  \(", out)
     assert re.search(r"Winner: P[01]( \(you\))?", out) and "a tie goes to the furthest on the Cerdà track" in out
+    assert f"The game's record is saved in {saved}" in out
+
+
+def test_play_load_of_a_save_without_its_resume_field_draws_the_engines_citizens_again(tmp_path):
+    saved = tmp_path / "game.json"
+    p = cli(["play", "--seed", "11", "--iterations", "30", "--no-save"], ["1"] * 6 + [f"save {saved}", "quit"])
+    assert p.returncode == 0 and "not saved as it goes (--no-save)" in p.stdout
+    doc = json.loads(saved.read_text())
+    del doc["resume"]
+    saved.write_text(json.dumps(doc))
+    p = cli(["play", "--load", str(saved), "--iterations", "30"], ["1"] * 400)
+    out = p.stdout
+    assert p.returncode == 0, p.stderr
+    assert f"Loaded {saved}: {len(doc['actions'])} entries replayed (the engine's hidden citizens were drawn again " \
+           "from those you have not seen)" in out
+    assert "Seed" not in out and "secret seed" in out     # chance goes on from a new secret seed
+    assert re.search(r"Replay key: --seed \d+", out)      # shown once the game is over
+    assert f"({saved} stays as it was)" in out and json.loads(saved.read_text()) == doc
+    assert len(list(tmp_path.glob("barcelona-*.json"))) == 1          # the game went on in a new file
+
+
+def test_play_a_finished_game_is_saved_whole_and_reads_as_finished(tmp_path):
+    p = cli(["play", "--seed", "2", "--iterations", "10"], ["1"] * 800)
+    assert p.returncode == 0, p.stderr
+    (path,) = tmp_path.glob("barcelona-*-seed2.json")
+    assert f"The game's record is saved in {path.name} (barcelona-ai review {path.name}" in p.stdout
+    rec = GameRecord.load(path)                # the whole game: every draw, the seed, the result
+    assert rec.viewpoint is None and rec.start == {"seed": 2, "setup": "random"} and rec.resume is None
+    assert rec.result is not None and all(e["id"] is not None for e in rec.actions)
+    p = cli(["play", "--load", str(path)], [])
+    out = p.stdout
+    assert p.returncode == 0, p.stderr
+    assert f"{path} holds a finished game ({len(rec.actions)} entries): the game is over." in out
+    assert "Final scores (VP by source):" in out and "Winner:" in out
+    assert "Your choice" not in out and "save FILE" not in out and "Replay key" not in out
+    p = cli(["review", str(path), "--iterations", "5"], [])
+    assert p.returncode == 0, p.stderr
+    assert "Seats reviewed: P0, P1" in p.stdout, p.stdout[:2000]
+
+
+def test_play_save_options(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text("{}")
+    p = cli(["play", "--seed", "3", "--iterations", "10", "--save", str(other)], [])
+    assert p.returncode == 2 and "the file exists" in p.stderr and other.read_text() == "{}"
+    p = cli(["play", "--seed", "3", "--iterations", "10", "--save", "mine.json"], ["1"])
+    assert p.returncode == 1 and "Input ended before the game was over: it is saved in mine.json; continue it " \
+        "with barcelona-ai play --load mine.json" in p.stdout
+    assert GameRecord.load(tmp_path / "mine.json").resume
+    p = cli(["play", "--seed", "3", "--iterations", "10", "--no-save"], ["1", "quit", ""])
+    assert p.returncode == 0 and "Type 'save FILE' to keep the game record" in p.stdout
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["mine.json", "other.json"]
 
 
 def test_play_same_seed_and_answers_replay_the_same_game():
-    args = ["play", "--players", "2", "--seed", "4", "--iterations", "30", "--seat", "1"]
+    args = ["play", "--players", "2", "--seed", "4", "--iterations", "30", "--seat", "1", "--no-save"]
     a = cli(args, ["1"] * 12 + ["quit"]).stdout
     b = cli(args, ["1"] * 12 + ["quit"]).stdout
     assert a == b and "P0: place (" in a
 
 
 def test_play_input_ending_mid_game_stops_cleanly_with_exit_1():
-    p = cli(["play", "--players", "2", "--seed", "3", "--iterations", "30"], ["1"])
+    p = cli(["play", "--players", "2", "--seed", "3", "--iterations", "30", "--no-save"], ["1"])
     assert p.returncode == 1
-    assert "Input ended before the game was over" in p.stdout
+    assert "Input ended before the game was over: the game stops here" in p.stdout
     assert "Traceback" not in p.stderr
 
 

@@ -165,3 +165,40 @@ def test_a_reused_tree_searches_again_after_an_interrupted_call():
     assert s.current_player() == first.player
     again = e.analyse(s, Limit(iterations=500))
     assert again.iterations == 500                 # the stop of the last call does not end this one
+
+
+def test_sigint_in_play_asks_and_saves_and_quits_without_a_traceback(tmp_path):
+    """`play` read from a pipe: SIGINT at a prompt asks what to do (Enter goes on, the prompt comes again); then
+    save and quit ends the game with exit 0, its file continued by `play --load`."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "barcelona_ai", "play", "--seed", "4", "--iterations", "20",
+                             "--save", "game.json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path, preexec_fn=_sigint_default)
+    out = ""
+
+    def until(text):
+        nonlocal out
+        end = time.monotonic() + 60
+        while text not in out:
+            assert time.monotonic() < end and proc.poll() is None, out[-2000:]
+            out += os.read(proc.stdout.fileno(), 65536).decode()
+
+    try:
+        until("Your choice [")
+        proc.send_signal(signal.SIGINT)
+        until("Enter go on: ")
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        until("Going on.")
+        until("Your choice [")
+        proc.send_signal(signal.SIGINT)
+        until("Enter go on: ")
+        rest, err = proc.communicate("s\n", timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, (out + rest, err)
+    assert "Traceback" not in err and "Traceback" not in out + rest
+    assert "Saved in game.json: continue it with barcelona-ai play --load game.json" in rest
+    again = subprocess.run([sys.executable, "-m", "barcelona_ai", "play", "--load", "game.json", "--iterations",
+                            "20"], input="quit\n", capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert again.returncode == 0 and "(the same game goes on" in again.stdout, again.stdout[-2000:]

@@ -50,7 +50,7 @@ LAYERS = [
     {"workflows.selfplay", "workflows.review", "workflows.session", "workflows.standing",  # workflows (the CLI
      "training.datagen", "training.train", "training.policy_train", "training.expert_iteration",  # and the web)
      "web.api", "web.table_entry"},
-    {"cli.args"},                                              # command-line argument checks
+    {"cli.args", "cli.play_guard", "cli.terminal"},            # command-line argument checks; play's terminal
     {"web.guard"},                                             # the web server's request checks (Starlette)
     {"cli.analysis", "cli.play", "cli.learn", "web.server"},   # the command-line commands, the web server
     {"cli.main"},                                              # the command-line entry point

@@ -92,7 +92,7 @@ def test_the_commands_speak_the_games_words(players, tmp_path):
     hint, analyse and show on a position of that game, review and show of a self-play record, and the demo."""
     outputs = {}
     outputs["play"] = _cli(["play", "--players", players, "--seat", 0, "--seed", players, "--iterations", 20],
-                           ["?", "eval", "board", "help", "hello", "gain 2 coins"] + ["1"] * 800)
+                           ["?", "eval", "board", "help", "hello", "gain 2 coins"] + ["1"] * 800, cwd=tmp_path)
     lines, _ = transcribe(new_game(players=players, seed=players), 0, random.Random(players + 100))
     outputs["table"] = _cli(["table", "--players", players, "--seed", players, "--iterations", 10],
                             ["?", "eval"] + lines)

@@ -1,5 +1,7 @@
 """The session behind `play` and `table` (session.py), driven directly as a web page would, and the one parser of
 a placement typed with its citizens (notation.parse_placement) that the table and game records share."""
+import json
+
 import pytest
 
 from barcelona_ai import CONSTANTS as C
@@ -8,7 +10,7 @@ from barcelona_ai.errors import InvalidMoveError, InvalidRecordError, PlayerCoun
 from barcelona_ai.rules.notation import parse_placement
 from barcelona_ai.rules.record import GameRecord, is_draw_for_other, place_with_known_citizens
 from barcelona_ai.workflows.session import (draw_entry, other_placement, own_draw, play_session, reveal_action,
-                                  table_session)
+                                            table_session, write_atomically)
 
 LIMIT = Limit(iterations=5)
 
@@ -147,3 +149,106 @@ def test_a_record_reads_the_bottom_citizen_with_the_same_parser():
             place_with_known_citizens(s.clone(), a, bad, 0)
     place_with_known_citizens(s, a, f"PLACE ({c % 5},{c // 5}) {'WMU'[(a - C['A_PLACE']) % 3]}/m", 0)
     assert s.view().crossings[c][0] == 1
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# play mode: saving as it goes, and continuing the very same game
+
+def _next(sess):
+    """The next entry as play makes it: a seeded chance outcome, the engine's move, or the seat's first choice."""
+    s = sess.state
+    if s.is_chance_node():
+        a = sess.chance_outcome()
+    elif s.current_player() != sess.seat and len(s.legal_actions()) > 1:
+        a = sess.engine_move()
+    else:
+        a = s.legal_actions()[0]
+    sess.push(sess.entry(a), _human_choice(sess))
+
+
+def _mid_engine_turn(sess):
+    """Play on until the engine is to decide again in its turn, after a decision of its own in that turn."""
+    while True:
+        s = sess.state
+        last = sess.record.actions[-1] if sess.record.actions else None
+        if not s.is_chance_node() and s.current_player() != sess.seat and len(s.legal_actions()) > 1 \
+                and last is not None and last["by"] == s.current_player():
+            return
+        _next(sess)
+
+
+def test_a_save_continues_the_very_same_game_with_a_secret_seed(tmp_path):
+    """The save of a game with a secret seed holds the seat's view in its moves (no seed, the engine's draws
+    hidden) and, encoded in its resume field, the game itself: loaded, it has the same state, the same seed, the
+    same chance outcomes and the same engine moves as the game that went on."""
+    path = tmp_path / "game.json"
+    sess = play_session(None, LIMIT, players=2)
+    sess.autosave = str(path)
+    while sess.state.view().players[1].turns < 1:          # both players have drawn citizens
+        _next(sess)
+    _mid_engine_turn(sess)                      # stopped in the middle of the engine's turn
+    doc = json.loads(path.read_text())
+    assert doc["viewpoint"] == 0 and "seed" not in json.dumps(doc["start"]) and len(doc["actions"]) == \
+        len(sess.record.actions)
+    assert str(sess.seed) not in path.read_text()
+    drawn = [e for e in doc["actions"] if e["by"] == "chance" and e["move"].startswith("draw")]
+    assert any(e["id"] is None for e in drawn) and any(e["id"] is not None for e in drawn)
+    assert isinstance(doc["resume"], str) and "draw" not in doc["resume"]
+    again = play_session(None, LIMIT, load=str(path))
+    assert again.resumed and again.load_note is None and again.seat == 0
+    assert again.secret_seed and again.seed == sess.seed
+    assert again.state.hash() == sess.state.hash() and again.record.actions == sess.record.actions
+    for _ in range(40):                         # the engine's next moves too: its turn's searches were run again
+        _next(sess)
+        _next(again)
+    assert again.record.actions == sess.record.actions and again.state.hash() == sess.state.hash()
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]          # written whole: no temporary file left
+
+
+def test_a_save_whose_resume_field_does_not_fit_is_continued_from_the_seats_view(tmp_path):
+    sess = play_session(0, LIMIT, players=2, seed=8)
+    for _ in range(30):
+        _next(sess)
+    path = tmp_path / "game.json"
+    assert sess.save(str(path)).startswith("Saved the game record (30 entries)")
+    doc = json.loads(path.read_text())
+    short = dict(doc, actions=doc["actions"][:20])          # cut short by hand: the resume field still fits
+    assert play_session(0, LIMIT, load=GameRecord.from_json(short)).resumed
+    for bad, why in ((dict(doc, resume="bm90IGEgZ2FtZQ=="), "not a continuation written by barcelona-ai play"),
+                     (dict(doc, resume=_other_resume()), "does not continue the record's moves")):
+        other = play_session(0, LIMIT, load=GameRecord.from_json(bad))
+        assert not other.resumed and why in other.load_note and len(other.record.actions) == 30
+        assert other.record.viewpoint == 0 and other.secret_seed           # the engine's citizens drawn again
+
+
+def _other_resume():
+    sess = play_session(0, LIMIT, players=2, seed=9)
+    for _ in range(30):
+        _next(sess)
+    return sess.record_to_keep().resume
+
+
+def test_saving_as_it_goes_tells_a_failure_once_and_a_finished_game_is_its_whole_record(tmp_path):
+    warned = []
+    sess = play_session(0, LIMIT, players=2, seed=3)
+    sess.autosave, sess.warn = str(tmp_path / "missing" / "game.json"), warned.append
+    for _ in range(5):
+        _next(sess)
+    assert len(warned) == 1 and "cannot save to" in warned[0] and not sess.autosaving
+    sess.autosave = str(tmp_path / "game.json")
+    while not sess.state.is_terminal():
+        _next(sess)
+    assert sess.autosaving
+    rec = GameRecord.load(tmp_path / "game.json")
+    assert rec.viewpoint is None and rec.start["seed"] == 3 and rec.resume is None and rec.result is not None
+    assert all(e["id"] is not None for e in rec.actions)
+    assert play_session(None, LIMIT, load=str(tmp_path / "game.json")).state.is_terminal()
+
+
+def test_write_atomically_replaces_the_file_whole(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text("old")
+    path.chmod(0o640)
+    write_atomically(str(path), "new")
+    assert path.read_text() == "new" and path.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]

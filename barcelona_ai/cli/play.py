@@ -9,8 +9,12 @@ play
     each decision with a choice the legal moves are listed with numbers and in notation; the human types a
     number or the notation. The other players' hands are not shown (rules A6). Without ``--seed`` the seed is
     drawn in secret (it would tell every hand and every future draw) and shown as a replay key when the game is
-    over; ``save FILE`` before the end writes the game as the human saw it, the engine's citizens hidden, and
-    ``--load`` of such a file draws them again from the citizens the human has not seen.
+    over. The game is saved after every entry (play_guard: ``--save FILE``, by default a new file named after
+    the start time; ``--no-save`` saves nothing), as the human saw it, with the engine's citizens and the seed
+    encoded in its resume field (session.py), so that ``--load FILE`` continues the very same game; ``save
+    FILE`` writes the same to another file. Once the game is over the file is the whole game's record, and
+    ``--load`` of it shows the result. Ctrl-C asks whether to move now (the engine plays its best move so
+    far), save and quit, or go on (play_guard).
 table
     A game at a real table: the human types every decision of every player, their own draws (``draw M``) and
     the Modernisme reveals (``reveal SC05``), all from ``--seat N``'s point of view. The other players' draws
@@ -24,22 +28,22 @@ session.Session; this module is the terminal around it: prompts, printing, the t
 Commands at every prompt: a choice number or notation, ``?``/``hint``, ``undo``, ``board``, ``show N``,
 ``moves``, ``save FILE``, ``help``, ``quit``. A bad entry prints why and asks again.
 
-Exit codes: 0 when the game ended or the user typed ``quit``; 1 when the input ended (EOF) before the game was
-over (the game is left as it was: save it first with ``save FILE`` to continue it with ``--load``); 2 for bad
-arguments (an unknown seat, an unreadable record or position).
+Exit codes: 0 when the game ended or the user typed ``quit`` (or answered Ctrl-C's question with save and quit);
+1 when the input ended (EOF) before the game was over (the game is left as it was: play's file holds it); 2 for
+bad arguments (an unknown seat, an unreadable record or position, a ``--save`` file that holds another game);
+130 after a second Ctrl-C (play: saved first) or a Ctrl-C in table mode.
 """
 from __future__ import annotations
 
 import argparse
 import re
-import shutil
-import sys
 import textwrap
 
 from . import args as A
 from ..core import CONSTANTS as C
 from ..core import State
-from ..errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError
+from ..errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError, SearchInterrupted
+from . import play_guard as G
 from ..workflows.progress import SearchProgress
 from ..rules.record import InvalidRecordError, is_draw_for_other
 from ..rules.render import render_player, render_state
@@ -52,6 +56,8 @@ from ..rules.table_setup import prompt as setup_prompt
 from ..workflows.session import (CLASSES, Session, draw_entry, other_placement, own_draw, play_session, reveal_action,
                       table_session)
 from ..workflows.session import hand_size as _hand_size
+from .play_guard import Stop
+from .terminal import Console, Undo, columns, mask_hands
 
 HELP = """Commands (at any prompt):
   1..N          play the numbered choice
@@ -65,7 +71,8 @@ HELP = """Commands (at any prompt):
   moves         list the choices again
   save FILE     write the game record (JSON) to FILE
   help          this list
-  quit          stop here (save first to continue later with --load)"""
+  quit          stop here (continue later with --load FILE)
+  Ctrl-C        asks: move now (while the engine thinks), save and quit, or go on"""
 
 TABLE_HELP = HELP.replace(
     "  undo          take back your last decision (and everything played after it)",
@@ -73,58 +80,9 @@ TABLE_HELP = HELP.replace(
     "  notation      type the move, e.g. 'place (1,2) W/M', 'gain 2 coins', 'end actions', 'wide H(1,2)'",
     "  notation      type the move, e.g. 'place (1,2) W/M', 'gain 2 coins', 'end actions', 'wide H(1,2)'\n"
     "                your draws: 'draw W' / 'draw M' / 'draw U'; reveals: 'reveal SC05'").replace(
-    "the engine's 3 best turn plans for you", "on your turn: the engine's 3 best turn plans")
-
-
-class _Stop(Exception):
-    """Leave the game loop with an exit code."""
-
-    def __init__(self, code: int):
-        super().__init__(code)
-        self.code = code
-
-
-class _Undo(Exception):
-    """The user asked to take back their last decision."""
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# text helpers
-
-def columns(items: list[str], width: int | None = None) -> str:
-    """Numbered items '  1) text' in as many columns as fit, numbered down the columns (like ls)."""
-    if width is None:
-        width = max(40, min(shutil.get_terminal_size((80, 24)).columns, 120))
-    n = len(items)
-    num_w = len(str(n))
-    cells = [f"{i + 1:>{num_w}}) {t}" for i, t in enumerate(items)]
-    cell_w = max(len(c) for c in cells) + 3
-    ncol = max(1, min(n, (width - 2) // cell_w))
-    if n <= 8:
-        ncol = 1
-    nrow = -(-n // ncol)
-    lines = []
-    for r in range(nrow):
-        row = [cells[c * nrow + r] for c in range(ncol) if c * nrow + r < n]
-        lines.append("  " + "".join(x.ljust(cell_w) for x in row).rstrip())
-    return "\n".join(lines)
-
-
-def mask_hands(text: str, state: State, viewer: int | None) -> str:
-    """Replace the hand line of every player but `viewer` in a rendering by its size (rules A6)."""
-    if viewer is None:
-        return text
-    out = []
-    who = None
-    for line in text.split("\n"):
-        m = re.match(r"^-- Player (\d+)", line)
-        if m:
-            who = int(m.group(1))
-        if who is not None and who != viewer and line.startswith(" hand: "):
-            tail = re.search(r"(\s+turns played \d+)$", line)
-            line = f" hand: {_hand_size(state, who)} hidden" + (tail.group(1) if tail else "")
-        out.append(line)
-    return "\n".join(out)
+    "the engine's 3 best turn plans for you", "on your turn: the engine's 3 best turn plans").replace(
+    "stop here (continue later with --load FILE)", "stop here (save first to continue later with --load)").replace(
+    "\n  Ctrl-C        asks: move now (while the engine thinks), save and quit, or go on", "")
 
 
 def _status_tail(state: State) -> str:
@@ -142,24 +100,6 @@ def _limit_text(limit) -> str:
 
 # ---------------------------------------------------------------------------------------------------------------
 # reading the user
-
-class Console:
-    """Prompts on stdout, answers from stdin. When stdin is not a terminal the answer is echoed, so a scripted
-    run reads like a typed one."""
-
-    def __init__(self):
-        self.echo = not sys.stdin.isatty()
-
-    def ask(self, prompt: str) -> str:
-        try:
-            text = input(prompt)
-        except EOFError:
-            print()
-            raise _Stop(1) from None
-        if self.echo:
-            print(text)
-        return text.strip()
-
 
 def _show(sess: Session, text: str) -> None:
     print(mask_hands(text, sess.state, sess.viewer()))
@@ -189,15 +129,25 @@ def _not_your_turn(sess: Session) -> bool:
     return False
 
 
-def hints(sess: Session) -> None:
-    """The engine's 3 best turn plans for the seat, with the iterations they took (h1..h3 play them)."""
+def hints(sess: Session, con: Console | None = None) -> None:
+    """The engine's 3 best turn plans for the seat, with the iterations they took (h1..h3 play them). A Ctrl-C
+    asks (play): stopped, the plans found so far."""
     if _not_your_turn(sess):
         return
     me = sess.seat
-    with SearchProgress(sess.engine, sess.hint_limit, "thinking") as sp:
-        plans = sess.hints()
+    plans, done = None, ""
+    while plans is None:
+        try:
+            with SearchProgress(sess.engine, sess.hint_limit, "thinking") as sp:
+                plans = sess.hints()
+        except SearchInterrupted as exc:
+            if G.stop_search(con, exc, "your hints"):
+                plans, done = sess.remember_hints(exc.result or []), "stopped: "
+    if not plans:
+        print("  No hints: the search stopped before it found a plan.")
+        return
     plays = "h1 plays it" if len(plans) == 1 else f"h1..h{len(plans)} plays one"
-    print(f"  Hints for {sess.name(me)} ({_done_text(sess.hint_limit, sp.iterations)}; {plays}):")
+    print(f"  Hints for {sess.name(me)} ({done}{_done_text(sess.hint_limit, sp.iterations)}; {plays}):")
     for i, h in enumerate(plans, 1):
         print(f"  {i}. {' ; '.join(h.moves)}")
         print(f"     win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f} (searched {h.visits} "
@@ -212,23 +162,30 @@ def _done_text(limit, iterations: int) -> str:
     return f"{limit.time:g} s, {iterations} iterations"
 
 
-def play_hint(sess: Session, k: int) -> int | None:
+def play_hint(sess: Session, k: int, con: Console | None = None) -> int | None:
     """The next decision of hint k: from the last hints if the turn followed that plan, else from new ones."""
     if _not_your_turn(sess):
         return None
     a = sess.planned_action(k) if sess.plans else None
     if a is None:
-        hints(sess)
+        hints(sess, con)
         a = sess.planned_action(k)
     if a is None:
         print(f"  Hint {k} does not apply here: type a choice.")
     return a
 
 
-def print_eval(sess: Session) -> None:
+def print_eval(sess: Session, con: Console | None = None) -> None:
     """Who is ahead, as the seat sees it (standing.evaluate: nothing the seat cannot see is read, A6)."""
-    with SearchProgress(sess.engine, sess.hint_limit, "evaluating"):
-        st = sess.evaluate()
+    while True:
+        try:
+            with SearchProgress(sess.engine, sess.hint_limit, "evaluating"):
+                st = sess.evaluate()
+            break
+        except SearchInterrupted as exc:
+            if G.stop_search(con, exc, "the evaluation"):
+                print("  Evaluation stopped.")
+                return
     for line in standing_lines(st, sess.name):
         print("  " + line)
 
@@ -257,14 +214,14 @@ def ask_loop(sess: Session, con: Console, prompt: str, labels: list[str] | None,
         if not text:
             continue
         if low in ("?", "hint", "hints"):
-            hints(sess)
+            hints(sess, con)
             continue
         if low in ("eval", "evaluate", "e"):
-            print_eval(sess)
+            print_eval(sess, con)
             continue
         if re.fullmatch(r"h\d", low):
             try:
-                a = play_hint(sess, int(low[1:]))
+                a = play_hint(sess, int(low[1:]), con)
             except BarcelonaError as exc:
                 print(f"  {exc}")
                 continue
@@ -274,7 +231,7 @@ def ask_loop(sess: Session, con: Console, prompt: str, labels: list[str] | None,
                 print("  Type the move itself here (hints play your own decisions).")
             continue
         if low == "undo":
-            raise _Undo()
+            raise Undo()
         if low in ("board", "table"):
             print_board(sess)
             continue
@@ -293,10 +250,12 @@ def ask_loop(sess: Session, con: Console, prompt: str, labels: list[str] | None,
             print(help_text)
             continue
         if low in ("quit", "exit", "q"):
+            if sess.autosaving:
+                G.leave(sess, 0)
             print("Game stopped.")
             if sess.unsaved():
                 offer_save(sess, con)
-            raise _Stop(0)
+            raise Stop(0)
         if re.fullmatch(r"\d+", text):
             k = int(text)
             if labels and 1 <= k <= len(labels):
@@ -389,7 +348,7 @@ def _announce_chance(sess: Session, a: int) -> None:
         print(f"  Modernisme display: {s.action_to_string(a)}.")
 
 
-def final_report(sess: Session) -> None:
+def final_report(sess: Session, show_key: bool = True) -> None:
     s = sess.state
     print("\n=== Game over ===")
     print(s.render())
@@ -402,7 +361,7 @@ def final_report(sess: Session) -> None:
     verb = "win (shared)" if len(winners) > 1 else "wins"
     print(f"Winner: {names} {verb}; a tie goes to the furthest on the Cerdà track, then on the Sagrada Família "
           "track, then to the most Building markers on the board.")
-    if sess.secret_seed:
+    if sess.secret_seed and show_key:
         print(f"Replay key: --seed {sess.seed} (chance and the engine's citizens came from it; shown now that "
               "the game is over).")
 
@@ -411,7 +370,7 @@ def offer_save(sess: Session, con: Console) -> None:
     sess.record.finish(sess.state)
     try:
         text = con.ask("Type 'save FILE' to keep the game record, or press Enter to leave: ")
-    except _Stop:
+    except Stop:
         return
     if text.lower().startswith("save ") and text[5:].strip():
         print("  " + sess.save(text[5:].strip()))
@@ -426,44 +385,57 @@ def _human_turn_view(sess: Session, started: bool) -> None:
 
 
 def _game_over(sess: Session, con: Console) -> bool:
-    """At the end of the game: the final report and the offer to save the record."""
+    """At the end of the game: the final report, and where the record is (or the offer to save it)."""
     if not sess.state.is_terminal():
         return False
     final_report(sess)
-    offer_save(sess, con)
+    if sess.autosaving:
+        print(f"The game's record is saved in {sess.autosave} (barcelona-ai review {sess.autosave} marks every "
+              "decision).")
+    else:
+        offer_save(sess, con)
     return True
 
 
-def run_play(sess: Session) -> int:
-    con = Console()
+def run_play(sess: Session, guard: G.CtrlC | None = None) -> int:
+    con = Console(sess)
     while not _game_over(sess, con):
-        s = sess.state
-        if s.is_chance_node():
-            a = sess.chance_outcome()
-            _announce_chance(sess, a)
-            sess.push(sess.entry(a), False)
-            print_events(sess)
-            continue
-        started = _turn_header(sess)
-        p = s.current_player()
-        legal = s.legal_actions()
-        if len(legal) == 1:
-            _push_decision(sess, legal[0], False, only=True)
-            continue
-        if p == sess.seat:
-            _human_turn_view(sess, started)
-            try:
-                a = choose_legal(sess, con, "Your choice", HELP,
-                                 note=(lambda: print_since_last_turn(sess)) if started else None)
-            except _Undo:
-                print("  " + sess.undo())
-                continue
-            _push_decision(sess, a, True)
-            continue
-        with SearchProgress(sess.opponent.engine, sess.limit, f"{sess.name(p)} is thinking"):
-            a = sess.engine_move()
-        _push_decision(sess, a, False)
+        try:
+            if guard is not None:
+                guard.check()                  # a Ctrl-C held back while an entry was saved
+            _play_step(sess, con)
+        except KeyboardInterrupt:              # neither at a prompt nor in a search: nothing is thinking
+            print()
+            G.after_ctrl_c(con, "prompt")
     return 0
+
+
+def _play_step(sess: Session, con: Console) -> None:
+    """The next entry: a chance outcome, an only choice, the human's choice or the engine's."""
+    s = sess.state
+    if s.is_chance_node():
+        a = sess.chance_outcome()
+        _announce_chance(sess, a)
+        sess.push(sess.entry(a), False)
+        print_events(sess)
+        return
+    started = _turn_header(sess)
+    p = s.current_player()
+    legal = s.legal_actions()
+    if len(legal) == 1:
+        _push_decision(sess, legal[0], False, only=True)
+        return
+    if p == sess.seat:
+        _human_turn_view(sess, started)
+        try:
+            a = choose_legal(sess, con, "Your choice", HELP,
+                             note=(lambda: print_since_last_turn(sess)) if started else None)
+        except Undo:
+            print("  " + sess.undo())
+            return
+        _push_decision(sess, a, True)
+        return
+    _push_decision(sess, G.engine_decision(sess, con, p), False)
 
 
 def _limit(args):
@@ -487,36 +459,57 @@ def _run_session(run, sess) -> int:
     """Run a play or table session; the exit code: 0 game over or quit, 1 input ended, 130 interrupted."""
     try:
         return run(sess)
-    except _Stop as stop:
-        if stop.code == 1:
+    except Stop as stop:
+        if stop.code == 1 and sess.autosaving:
+            print(f"Input ended before the game was over: it is saved in {sess.autosave}; continue it with "
+                  f"{sess.continue_command(sess.autosave)}")
+        elif stop.code == 1:
             print("Input ended before the game was over: the game stops here (type 'save FILE' first to "
                   "continue it later).")
         return stop.code
     except KeyboardInterrupt:
         print("\nInterrupted.")
+        if sess.autosaving:
+            print(f"The game is saved in {sess.autosave}.")
         return 130
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A game against the engine. Without --seed the chance seed is secret until the game is over (it would
-    tell every hand and every future draw); a save before the end hides the engine's citizens (seen_by)."""
+    tell every hand and every future draw). The game is saved as it goes (_start_saving), and Ctrl-C asks what
+    to do (play_guard)."""
     limit = _limit(args)
     hint_limit = _hint_limit(args, limit)
+    problem = G.check_save_path(args.save, args.load) if args.save and not args.no_save else None
+    if problem:
+        raise BarcelonaError(problem)
     sess = play_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup, load=args.load,
                         hint_limit=hint_limit)
     record = sess.record
-    print(f"barcelona-ai play: {record.players} players; you are P{args.seat}; the others are the ISMCTS engine "
+    if args.load and sess.state.is_terminal():
+        print(f"barcelona-ai play: {args.load} holds a finished game ({len(record.actions)} entries): the game is "
+              "over.")
+        final_report(sess, show_key=False)
+        print(f"Its review: barcelona-ai review {args.load}")
+        return 0
+    print(f"barcelona-ai play: {record.players} players; you are P{sess.seat}; the others are the ISMCTS engine "
           f"({_limit_text(limit)} a decision; your hints and eval: {_limit_text(hint_limit)}).")
     if sess.secret_seed:
         print("Chance comes from a secret seed: the replay key is shown when the game is over.")
     else:
         print(f"Seed {sess.seed} (the same seed and answers replay this game: --seed {sess.seed}).")
     if args.load:
-        hidden = " (the engine's hidden citizens were drawn again from those you have not seen)" \
-            if record.viewpoint is not None else ""
-        print(f"Loaded {args.load}: {len(record.actions)} entries replayed{hidden}.")
-    print("Type help for the commands.")
-    return _run_session(run_play, sess)
+        how = " (the same game goes on: the engine's citizens and the chance seed come from its resume field)" \
+            if sess.resumed else ""
+        if not sess.resumed and record.viewpoint is not None:
+            why = f"; {sess.load_note}" if sess.load_note else ""
+            how = f" (the engine's hidden citizens were drawn again from those you have not seen{why})"
+        print(f"Loaded {args.load}: {len(record.actions)} entries replayed{how}.")
+    G.start_saving(sess, args)
+    print("Type help for the commands; Ctrl-C asks whether to move now, save and quit, or go on.")
+    with G.CtrlC() as guard:
+        sess.shield = guard.held
+        return _run_session(lambda s: run_play(s, guard), sess)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -530,7 +523,7 @@ def run_table(sess: Session) -> int:
                 _table_chance(sess, con)
             else:
                 _table_decision(sess, con)
-        except _Undo:
+        except Undo:
             print("  " + sess.undo())
     return 0
 
@@ -672,7 +665,7 @@ def _ask_setup_field(con: Console, setup: TableSetup, name: str) -> None:
         low = text.lower()
         if low in ("quit", "exit", "q"):
             print("Setup stopped.")
-            raise _Stop(0)
+            raise Stop(0)
         if low in ("help", "h", "?") or not text:
             print(SETUP_HELP)
             continue
@@ -703,7 +696,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     if table is not None and table.missing():
         try:
             ask_table_setup(Console(), table)
-        except _Stop as stop:
+        except Stop as stop:
             return stop.code
     sess = table_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup or "random",
                          load=args.load, position=args.position, table=table)
@@ -728,7 +721,8 @@ def register(sub):
                        description="A game against the ISMCTS engine: you play --seat N, the engine the others. "
                                    "Exit code 0 when the game ends or on quit, 1 if the input ends first.")
     p.add_argument("--players", type=A.players, default=None, help="2..4 (default 2, or the record's)")
-    p.add_argument("--seat", type=A.seat, default=0, help="your seat, 0..players-1 (default 0)")
+    p.add_argument("--seat", type=A.seat, default=None,
+                   help="your seat, 0..players-1 (default 0, or the seat that kept the --load record)")
     p.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds a decision (default 1.0)")
     p.add_argument("--iterations", type=A.iterations, default=None,
                    help="engine iterations a decision, instead of --time (default: none, --time)")
@@ -741,7 +735,12 @@ def register(sub):
     p.add_argument("--setup", choices=("random", "printed"), default="random",
                    help="shuffled (R11) or printed action tiles")
     p.add_argument("--load", metavar="RECORD.json", default=None,
-                   help="continue a saved game record (default: a new game)")
+                   help="continue a saved game record, or show a finished one's result (default: a new game)")
+    saving = p.add_mutually_exclusive_group()
+    saving.add_argument("--save", metavar="FILE", default=None,
+                        help="the file the game is saved to after every entry; not another game's (default: the "
+                             "--load file if play saved it, else barcelona-DATE-TIME.json in the current folder)")
+    saving.add_argument("--no-save", action="store_true", help="do not save the game as it goes")
     p.set_defaults(func=cmd_play)
     t = sub.add_parser("table", help="enter a game played at a real table, with hints on your turn",
                        description="Table mode: type every decision of every player, your own draws and the "

@@ -10,12 +10,17 @@ A record is JSON (``format: barcelona-record``, see docs/records.md):
      "seats": ["human", "ismcts:t1.0", "greedy"],      # optional labels
      "actions": [{"id": 27, "move": "place (4,1) W/M", "by": 0}, {"id": 615, "move": "draw M", "by": "chance"},
                  {"id": null, "move": "draw (hidden)", "by": "chance"}, ...],
-     "result": {"scores": [...], "returns": [...]}}    # when the game is over
+     "result": {"scores": [...], "returns": [...]},    # when the game is over
+     "resume": "eJy..."}                               # play's save before the end: what --load continues from
 
 Table mode (a record kept from one player's point of view) writes the other players' draws as hidden entries
 (``"id": null``). Replaying samples them from the unseen pool with a seed, and when that player later places
 citizens the sample is corrected so the hand holds what was placed (``ensure_hand``): the state then agrees with
 everything the viewpoint player saw.
+
+``resume`` is written by ``barcelona-ai play`` in a save before the end of the game (workflows/session.py): the
+game as the engine holds it (its hidden citizens, the chance seed), encoded so that the player does not read it
+by accident, from which ``play --load`` continues the same game. Every other reader ignores it.
 """
 from __future__ import annotations
 
@@ -121,6 +126,7 @@ class GameRecord:
     seats: list[str] | None = None
     result: dict[str, Any] | None = None
     engine: str = f"barcelona_ai {__version__}"
+    resume: str | None = None                  # play's encoded continuation (session.py); None elsewhere
 
     # -- building ---------------------------------------------------------------------------------------
     @staticmethod
@@ -201,6 +207,8 @@ class GameRecord:
                "seats": self.seats, "actions": self.actions}
         if self.result is not None:
             doc["result"] = self.result
+        if self.resume is not None:
+            doc["resume"] = self.resume
         return doc
 
     def dumps(self) -> str:
@@ -228,7 +236,7 @@ class GameRecord:
         if not _is_int(doc.get("version")) or doc.get("version") != 1:
             raise InvalidRecordError(f"version: {short_repr(doc.get('version'))} is not supported (1)")
         known = {"format", "version", "engine", "edition", "players", "start", "viewpoint", "seats", "actions",
-                 "result"}
+                 "result", "resume"}
         extra = sorted(str(k) for k in set(doc) - known)
         if extra:
             raise InvalidRecordError(f"{_key(extra[0])}: unknown field")
@@ -279,8 +287,11 @@ class GameRecord:
         result = doc.get("result")
         if result is not None:
             _check_result_shape(result, players)
+        resume = doc.get("resume")
+        if resume is not None and (not isinstance(resume, str) or len(resume) > MAX_RESUME):
+            raise InvalidRecordError(f"resume: expected a text of at most {MAX_RESUME} characters")
         rec = GameRecord(players=players, start=start, actions=actions, edition=edition, viewpoint=vp,
-                         seats=seats, result=result, engine=engine)
+                         seats=seats, result=result, engine=engine, resume=resume)
         final = rec._replay_checked()
         if result is not None:
             _check_result(result, final)
@@ -348,6 +359,7 @@ def numbered_paths(folder: str | Path, count: int, force: bool = False, stem: st
 MAX_SEED = 2 ** 64 - 1          # the core uses 64 bits of a seed: larger ones would replay another game
 MAX_ENTRIES = 10_000            # a game has a few hundred entries (a 4-player game about 400)
 MAX_LABEL = 200                 # seats, engine, move texts
+MAX_RESUME = 1 << 20            # characters of play's encoded continuation (a whole game's takes a few thousand)
 
 
 def _is_int(x: Any) -> bool:

@@ -3,15 +3,30 @@
 around a Session (prompts, printing); a web page can drive the same Session.
 
 Every move goes into the game record first; the state is the record replayed, so undo (cut the record, replay
-it) is exact. In play mode chance outcomes come from the seed and the position in the record; a save before the
-end is the human's view of the game (seen_by): the engine's citizens and the seed are not in it (rules A6). In
-table mode the other players' draws are hidden entries, sampled from the citizens the seat has not seen and
-corrected when that player places citizens (record.apply_entry).
+it) is exact. In play mode chance outcomes come from the seed and the position in the record. In table mode the
+other players' draws are hidden entries, sampled from the citizens the seat has not seen and corrected when that
+player places citizens (record.apply_entry).
+
+Saving a game against the engine before its end (Session.save, and the save after every entry that
+``autosave`` asks for) writes the human's view of the game (seen_by: the engine's citizens and the seed are not in
+its moves, rules A6) and, in the record's ``resume`` field, the game as the session holds it (the engine's
+citizens, the chance seed and whether it is secret) as compressed JSON in base64: nobody reads it by accident,
+and ``play --load`` continues the very same game from it (play_session). A record without it (the web board's
+download, Session.record_to_save) is continued by drawing the engine's citizens again from those the human has
+not seen. Once the game is over a save is the whole record. Every file is written whole: a temporary file in the
+same folder, then renamed over the old one (write_atomically), so an interruption leaves the last save intact.
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
+import json
+import os
 import random
 import re
+import tempfile
+import zlib
 
 from ..core import CONSTANTS as C
 from ..search.bots import ISMCTSBot
@@ -21,7 +36,8 @@ from ..rules.gamelog import LogLine, changes, entry_lines
 from ..errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError, PlayerCountError
 from ..rules.notation import CLASS_LETTERS as CLASSES
 from ..rules.notation import parse_placement
-from ..rules.record import GameRecord, InvalidRecordError, apply_entry, is_draw_for_other, unseen_pool
+from ..rules.jsonio import parse_json
+from ..rules.record import MAX_SEED, GameRecord, InvalidRecordError, apply_entry, is_draw_for_other, unseen_pool
 from .playout import chance_outcome
 
 CLASS_NAMES = ("Working", "Middle", "Upper")
@@ -47,7 +63,8 @@ class Session:
         self.hint_limit = limit              # the budget of the seat's hints and eval
         self.plans: tuple[list, list] | None = None      # (record ids when asked, the last hints)
         self.engine = engine
-        self.opponent = ISMCTSBot(limit.iterations, limit.time, seed=seed)   # the engine's seats (engine_move)
+        self.opponent = self._new_opponent()     # the engine's seats (engine_move): one player a turn
+        self.opponent_turn = None                # the turn it plays (turn_key)
         self.names = names
         self.typed: list[bool] = []
         self.log: list[LogLine] = []         # the game log as the seat sees it (gamelog)
@@ -57,6 +74,12 @@ class Session:
         self.rng = random.Random(seed)
         self.rebuild(len(record.actions))
         self.saved = list(record.actions)      # the entries as last saved (or loaded)
+        self.autosave: str | None = None       # play: the file written after every entry (keep)
+        self.warn = None                       # called with a line when that file cannot be written
+        self.shield = contextlib.nullcontext   # every push and undo, with its save, runs inside shield()
+        self.resumed = False                   # continued from a save's resume field: the very same game
+        self.load_note: str | None = None      # why a loaded record's resume field was not used
+        self._save_failed = False
 
     # -- who is who ----------------------------------------------------------------------------------------
     def name(self, p: int) -> str:
@@ -104,17 +127,19 @@ class Session:
         self.header_key = None
 
     def push(self, entry: dict, typed: bool) -> list[LogLine]:
-        """Apply an entry (on a copy first: a failure leaves the game as it was) and note it in the record;
-        returns its lines of the game log (gamelog.entry_lines)."""
-        s = self.state.clone()
-        self.apply_entry(s, entry, self.rng)
-        lines = entry_lines(self.state, entry, s, len(self.record.actions), self.seat, self.name)
-        self.record.actions.append(entry)
-        self.typed.append(typed)
-        self.state = s
-        self.log += lines
-        if entry.get("by") == self.seat:
-            self.seen_state = s.clone()
+        """Apply an entry (on a copy first: a failure leaves the game as it was), note it in the record and save
+        it (keep); returns its lines of the game log (gamelog.entry_lines)."""
+        with self.shield():
+            s = self.state.clone()
+            self.apply_entry(s, entry, self.rng)
+            lines = entry_lines(self.state, entry, s, len(self.record.actions), self.seat, self.name)
+            self.record.actions.append(entry)
+            self.typed.append(typed)
+            self.state = s
+            self.log += lines
+            if entry.get("by") == self.seat:
+                self.seen_state = s.clone()
+            self.keep()
         return lines
 
     def board_marks(self) -> dict | None:
@@ -145,7 +170,9 @@ class Session:
         i = idx[-1]
         gone = self.record.actions[i]
         later = len(self.record.actions) - i - 1
-        self.rebuild(i)
+        with self.shield():
+            self.rebuild(i)
+            self.keep()
         by = gone.get("by")
         who = "" if by == "chance" else f"{self.name(by)}: "
         more = f" and the {later} entries after it" if later else ""
@@ -158,17 +185,48 @@ class Session:
         over = self.state.is_terminal()
         return self.record if self.mode == "table" or over else seen_by(self.record, self.seat, self.seed)
 
-    def save(self, path: str) -> str:
-        """Write the game record (record_to_save)."""
-        record = self.record_to_save()
+    def record_to_keep(self) -> GameRecord:
+        """What a save of the game holds: record_to_save and, in play mode before the game is over, the resume
+        field from which play --load continues the very same game (encode_resume)."""
+        out = self.record_to_save()
+        if out is not self.record:
+            out.resume = encode_resume(self.record, self.seat, self.seed, self.secret_seed)
+        return out
+
+    def _write(self, path: str) -> str | None:
+        """Write record_to_keep to `path` (write_atomically); why it could not be written, or None."""
         try:
-            record.save(path)
+            write_atomically(path, self.record_to_keep().dumps() + "\n")
         except OSError as exc:
-            return f"cannot save to {path!r}: {exc.strerror}"
+            return f"cannot save to {path!r}: {exc.strerror or exc}"
         self.saved = list(self.record.actions)
-        how = "play" if self.mode == "play" else "table"
+        return None
+
+    def save(self, path: str) -> str:
+        """Write the game (record_to_keep) to `path`; the line that says so."""
+        failed = self._write(path)
+        if failed:
+            return failed
         return (f"Saved the game record ({len(self.record.actions)} entries) to {path}; continue it with: "
-                f"barcelona-ai {how} --load {path} --seat {self.seat}")
+                f"{self.continue_command(path)}")
+
+    def continue_command(self, path: str) -> str:
+        how = "play" if self.mode == "play" else "table"
+        return f"barcelona-ai {how} --load {path}"
+
+    @property
+    def autosaving(self) -> bool:
+        """Whether the autosave file holds the game as it is now."""
+        return self.autosave is not None and not self._save_failed
+
+    def keep(self) -> None:
+        """Save the game to the autosave file, if there is one; the first failure in a row is told to warn."""
+        if self.autosave is None:
+            return
+        failed = self._write(self.autosave)
+        if failed and not self._save_failed and self.warn is not None:
+            self.warn(f"{failed}: the game is not saved as it goes (save FILE saves it elsewhere)")
+        self._save_failed = failed is not None
 
     def unsaved(self) -> bool:
         """Whether the game has entries that no save (or load) holds."""
@@ -196,13 +254,48 @@ class Session:
     def engine_move(self) -> int:
         """The engine's choice for the player to move (play mode): the arena's ISMCTS player (bots.ISMCTSBot:
         best_move at the session's budget, keeping its tree between its decisions), the engine whose strength
-        docs/measurements/strength.md records. Its numbers are not shown: it reads its own hand (A6)."""
-        return self.opponent.choose(self.state)
+        docs/measurements/strength.md records; a new one each turn (no tree outlives a turn in its games: a
+        player's next turn starts from positions its last search did not reach), so that what it plays depends
+        on the record and the seed only (take_up_turn). Its numbers are not shown: it reads its own hand (A6)."""
+        return self.engine_player().choose(self.state)
+
+    def engine_player(self) -> ISMCTSBot:
+        """The engine player of the turn going on (engine_move)."""
+        key = turn_key(self.state)
+        if key != self.opponent_turn:
+            self.opponent, self.opponent_turn = self._new_opponent(), key
+        return self.opponent
+
+    def _new_opponent(self) -> ISMCTSBot:
+        return ISMCTSBot(self.limit.iterations, self.limit.time, seed=self.seed)
+
+    def take_up_turn(self) -> int:
+        """A new engine player for the turn going on that has run again the searches of the engine's decisions
+        of that turn so far (with an iteration budget: the same searches, so the same tree): its next move is
+        the one the game would have had without the stop (a load, an interrupted search). Returns how many
+        searches it ran."""
+        s = self.state
+        self.opponent, self.opponent_turn = self._new_opponent(), None
+        if self.mode != "play" or s.is_terminal() or s.is_chance_node() or not self.limit.iterations:
+            return 0
+        self.opponent_turn = key = turn_key(s)
+        done = 0
+        for _i, t, entry in self.record.steps(self.seed):
+            if entry is None:
+                break
+            if not t.is_chance_node() and t.current_player() != self.seat and len(t.legal_actions()) > 1 \
+                    and turn_key(t) == key:
+                self.opponent.choose(t.clone())
+                done += 1
+        return done
 
     def hints(self, limit=None) -> list:
         """The engine's 3 best turn plans for the seat, which decides now (at `limit`, default the hint budget);
         remembered so that planned_action(k) can play them."""
-        plans = self.engine.hints(self.state, limit or self.hint_limit, top=3)
+        return self.remember_hints(self.engine.hints(self.state, limit or self.hint_limit, top=3))
+
+    def remember_hints(self, plans: list) -> list:
+        """Keep `plans` (hints of the position now, e.g. those of an interrupted search) for planned_action."""
         self.plans = ([e.get("id") for e in self.record.actions], plans)
         return plans
 
@@ -309,6 +402,83 @@ def hand_size(state: State, p: int) -> int:
     return state.hand_size(p)
 
 
+def turn_key(state: State) -> tuple[int, int]:
+    """The turn going on: its player and how many turns that player had finished before it."""
+    p = state.turn_player
+    return p, state.view().players[p].turns
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# saving: the resume field, whole files
+
+MAX_RESUME_BYTES = 1 << 22         # the resume field's JSON (a whole game's is some 30 kB)
+
+
+def encode_resume(record: GameRecord, seat: int, seed: int, secret: bool) -> str:
+    """The resume field: {"seat", "seed", "secret", "record"} (the game as the session holds it) as compressed
+    JSON in base64."""
+    game = record.to_json()
+    game.pop("resume", None)
+    doc = {"seat": seat, "seed": seed, "secret": secret, "record": game}
+    raw = json.dumps(doc, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+
+
+def decode_resume(text: str) -> tuple[GameRecord, int, int, bool]:
+    """(record, seat, seed, secret) from a resume field (encode_resume); InvalidRecordError naming what is
+    wrong ("resume: ...")."""
+    bad = InvalidRecordError("resume: not a continuation written by barcelona-ai play")
+    try:
+        unzip = zlib.decompressobj()
+        raw = unzip.decompress(base64.b64decode(text.encode("ascii"), validate=True), MAX_RESUME_BYTES)
+    except (binascii.Error, zlib.error, UnicodeError, ValueError):
+        raise bad from None
+    if unzip.unconsumed_tail or not unzip.eof:
+        raise bad
+    doc = parse_json(raw, "resume", InvalidRecordError)
+    if not isinstance(doc, dict) or set(doc) != {"seat", "seed", "secret", "record"}:
+        raise bad
+    seat, seed, secret = doc["seat"], doc["seed"], doc["secret"]
+    if not isinstance(secret, bool) or any(not isinstance(x, int) or isinstance(x, bool) for x in (seat, seed)) \
+            or not 0 <= seed <= MAX_SEED:
+        raise bad
+    try:
+        record = GameRecord.from_json(doc["record"])
+    except InvalidRecordError as exc:
+        raise InvalidRecordError(f"resume: {exc}") from None
+    if not 0 <= seat < record.players:
+        raise bad
+    return record, seat, seed, secret
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write `text` to `path` whole: into a temporary file in the same folder, then renamed over `path` (an
+    interruption leaves the old file as it was). The file keeps the mode of the one it replaces."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".partial")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def seen_by(record: GameRecord, seat: int, seed: int) -> GameRecord:
     """The record as `seat` saw the game: the start as `seat`'s view of the first position (no setup seed, no
     other hand), and every draw by another player as a hidden entry. Replaying it samples those citizens again
@@ -353,27 +523,37 @@ def _names(players: int, seat: int) -> list[str]:
     return [f"P{p} (you)" if p == seat else f"P{p}" for p in range(players)]
 
 
-def play_session(seat: int, limit, players: int | None = None, seed: int | None = None, setup: str = "random",
-                 load: "str | GameRecord | None" = None, hint_limit=None) -> Session:
+def play_session(seat: int | None, limit, players: int | None = None, seed: int | None = None,
+                 setup: str = "random", load: "str | GameRecord | None" = None, hint_limit=None) -> Session:
     """A game against the engine (it plays every seat but `seat`), new or continued from the record `load` (a
     file, or a GameRecord read already). Without a seed the chance seed is secret (Session.secret_seed) until
-    the game is over: it would tell every hand and every future draw. A whole game's record brings its own
-    seed."""
+    the game is over: it would tell every hand and every future draw. A save's resume field brings the very
+    game back (its seed, secret or not; Session.resumed), a whole game's record its own seed. `seat` None: the
+    seat that kept the record, else 0."""
     from ..search.engine import Engine
     secret = seed is None
+    resumed, note = False, None
     if load:
         record, where = _record_of(load)
+        if seat is None:
+            seat = 0 if record.viewpoint is None else record.viewpoint
         if record.viewpoint is not None and record.viewpoint != seat:
             raise InvalidRecordError(f"viewpoint: {where} was kept by seat {record.viewpoint}; continue it "
                                      f"with --seat {record.viewpoint}")
         if players is not None and players != record.players:
             raise PlayerCountError(f"--players {players}: the record is a {record.players}-player game")
         players = record.players
-        if secret and record.viewpoint is None and "seed" in record.start:
+        kept, note = _resumed(record)
+        if kept is not None:
+            record, resumed = kept[0], True
+            if secret:
+                seed, secret = kept[1], kept[2]
+        elif secret and record.viewpoint is None and "seed" in record.start:
             seed, secret = int(record.start["seed"]), False      # a whole game's record shows its seed anyway
         elif secret:
             seed = secret_seed()
     else:
+        seat = 0 if seat is None else seat
         players = 2 if players is None else players
         seed = secret_seed() if secret else seed
         new_game(players, seed=seed)           # checks the player count
@@ -388,7 +568,30 @@ def play_session(seat: int, limit, players: int | None = None, seed: int | None 
     sess = Session("play", record, seat, seed, limit, Engine(seed=seed), _names(players, seat),
                    secret_seed=secret)
     sess.hint_limit = hint_limit or limit
+    sess.resumed, sess.load_note = resumed, note
+    if load:
+        sess.take_up_turn()
     return sess
+
+
+def _resumed(record: GameRecord) -> tuple[tuple[GameRecord, int, bool] | None, str | None]:
+    """The game a save's resume field holds, as far as the save's moves go: ((record, seed, secret), None); (None,
+    why it is not used) when it cannot be read or its moves are not the save's (seen_by of it); (None, None)
+    without one."""
+    if record.resume is None:
+        return None, None
+    try:
+        game, seat, seed, secret = decode_resume(record.resume)
+    except InvalidRecordError as exc:
+        return None, str(exc)
+    n = len(record.actions)
+    if record.viewpoint == seat and game.players == record.players and len(game.actions) >= n:
+        game = GameRecord(players=game.players, start=game.start, actions=game.actions[:n], edition=game.edition,
+                          viewpoint=game.viewpoint, seats=game.seats, engine=game.engine)
+        seen = seen_by(game, seat, seed)
+        if seen.start == record.start and seen.actions == record.actions and seen.edition == record.edition:
+            return (game, seed, secret), None
+    return None, "resume: it does not continue the record's moves"
 
 
 def table_session(seat: int | None, limit, players: int | None = None, seed: int | None = None,
