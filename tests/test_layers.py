@@ -40,7 +40,7 @@ LAYERS = [
     {"learned.evaluation"},                                    # the learned evaluation (features, network)
     {"learned.turn_policy"},                                   # the learned turn policy's weights
     {"search.tree"},                                           # the compiled ISMCTS
-    {"learned.models", "search.settings"},                     # the shipped model files; the search's settings
+    {"learned.models", "search.settings", "search.levels"},    # the shipped model files; the search's settings, levels
     {"search.running"},                                        # one call's search (threads, budget, playouts)
     {"search.results"},                                        # its answers, read from the trees
     {"search.engine"},                                         # the engine players use

@@ -9,6 +9,10 @@ from __future__ import annotations
 import argparse
 import math
 
+from ..errors import BarcelonaError
+from ..search.levels import LEVELS, level_names
+from ..search.levels import level as find_level
+
 # Upper bounds. Each is far beyond any useful value; the point is that every count is finite and checked.
 MAX_SEED = 2 ** 64 - 1          # the core uses 64 bits of a seed: larger ones would alias smaller ones
 MAX_ITERATIONS = 10 ** 9        # ISMCTS iterations for one search: hours on one core
@@ -82,6 +86,33 @@ port = int_range(1, 65535, "a port")
 search_seconds = seconds()
 
 
+def level(s: str):
+    """An argparse type: a level's name (search.levels.LEVELS, any case), as its Level."""
+    try:
+        return find_level(s)
+    except BarcelonaError:
+        raise argparse.ArgumentTypeError(f"expected a level, {level_names()}, not {_text(s)}") from None
+
+
+level.__name__ = "level"
+
+
+class _LevelIterations(argparse.Action):
+    """--level NAME: the level in `level`, its iterations a decision in `iterations`."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, values)
+        namespace.iterations = values.iterations
+
+
+def add_level_option(parser: argparse.ArgumentParser, who: str = "the engine") -> None:
+    """A --level NAME option: the level's iterations a decision become --iterations (the later of the two wins)."""
+    names = "; ".join(f"{lv.name} {lv.iterations:,}" for lv in LEVELS)
+    parser.add_argument("--level", type=level, action=_LevelIterations, default=None, metavar="NAME",
+                        help=f"{who}'s level, as iterations a decision ({names}; docs/measurements/levels.md), "
+                             "instead of --iterations (default: none)")
+
+
 class DefaultsFormatter(argparse.HelpFormatter):
     """--help shows every option's default: ' (default: X)' after a help text that does not say it already
     (nothing for options without a value, whose default is off)."""
@@ -114,5 +145,6 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-__all__ = ["Parser", "printable", "int_range", "seconds", "seed", "iterations", "players", "seat", "threads", "top",
+__all__ = ["Parser", "printable", "level", "add_level_option",
+           "int_range", "seconds", "seed", "iterations", "players", "seat", "threads", "top",
            "games", "workers", "perft_depth", "walk", "search_seconds"]
