@@ -726,6 +726,7 @@ def register(sub):
     p.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds a decision (default 1.0)")
     p.add_argument("--iterations", type=A.iterations, default=None,
                    help="engine iterations a decision, instead of --time (default: none, --time)")
+    A.add_level_option(p)
     p.add_argument("--hint-time", type=A.search_seconds, default=None, metavar="S",
                    help="seconds for your hints and eval (default: the engine's budget, --time/--iterations)")
     p.add_argument("--hint-iterations", type=A.iterations, default=None, metavar="N",
