@@ -118,13 +118,13 @@ def proposal(state: State, seat: int) -> dict | None:
         if len(picks) > 1:
             return None
     (kind, value), = picks
-    why = (f"the engine's choice for P{p} in each of {PROPOSAL_SEARCHES} searches ({PROPOSAL_ITERATIONS} iterations "
-           f"each) over the citizens you have not seen")
+    searches = f"in each of {PROPOSAL_SEARCHES} searches ({PROPOSAL_ITERATIONS} iterations each) of what you can see"
     if kind == "crossing":
-        return _placement(p, value, orders, why)
+        return _placement(p, value, orders, f"the engine chooses this crossing for P{p} {searches}")
     if value not in state.legal_actions():
         return None
-    return {"player": p, "move": state.action_to_string(value), "id": value, "why": f"{why}: {preview(first, value)}"}
+    return {"player": p, "move": state.action_to_string(value), "id": value,
+            "why": f"{preview(first, value)}; the engine chooses it for P{p} {searches}"}
 
 
 def _placement(p: int, c: int, orders: list[tuple[int, ...]], why: str) -> dict:
