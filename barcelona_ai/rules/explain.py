@@ -19,7 +19,8 @@ from typing import Any
 from ..core import CONSTANTS as C
 from ..core import SOURCES, register_text_services
 from .tables import CONDITIONS, space_name
-from .words import CLASS_WORDS, condition_name, grant_words, public_service_name, source_words, tile_names
+from .notation import kind_of
+from .words import CLASS_WORDS, amount, condition_name, grant_words, public_service_name, source_words, tile_names
 
 __all__ = ["PlanEffect", "plan_effect", "reason_line", "ends_game", "why_illegal", "preview"]
 
@@ -200,24 +201,6 @@ def reason_line(e: PlanEffect) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 # why a move cannot be played, and what a move will do
 
-def _kind(a: int) -> str:
-    """The kind of an action id, by its id range (core.pxd)."""
-    bounds = [("place", C["A_PLACE"]), ("pick", C["A_INT_PICK"]), ("gain", C["A_GAIN_COINS"]),
-              ("cobble", C["A_COBBLE"]), ("street", C["A_STREET"]), ("intersection", C["A_INTERSECTION"]),
-              ("improve", C["A_MOD_IMPROVE"]), ("take", C["A_MOD_TAKE"]), ("service", C["A_PS"]),
-              ("tram", C["A_TRAM"]), ("other", C["A_PASSENGER"]), ("build", C["A_BUILD"]), ("draw", C["A_DRAW"]),
-              ("reveal", C["A_REVEAL"])]
-    kind = "place"
-    for name, start in bounds:
-        if a >= start:
-            kind = name
-    return kind
-
-
-def _amount(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def _placement_problem(state: Any, a: int, p: int, t: dict) -> str | None:
     c, top = (a - C["A_PLACE"]) // 3, (a - C["A_PLACE"]) % 3
     v = state.view(viewpoint=p)
@@ -227,7 +210,7 @@ def _placement_problem(state: Any, a: int, p: int, t: dict) -> str | None:
     cost = t["cross_cost"][c]
     coins = v.players[p].coins
     if cost > coins:
-        return f"{where} costs {_amount(cost, 'Coin', 'Coins')}; P{p} has {coins}"
+        return f"{where} costs {amount(cost, 'Coin', 'Coins')}; P{p} has {coins}"
     hand = v.players[p].hand
     if hand is not None and hand[top] == 0:
         return f"P{p} holds no {CLASS_WORDS[top]} citizen to put on top"
@@ -247,7 +230,7 @@ def _take_problem(state: Any, a: int, p: int, t: dict) -> str | None:
         return f"project {k + 1} already holds a tile"
     cost = t["mod_take"][k]
     if cost > pl.cloth:
-        return f"project {k + 1} costs {_amount(cost, 'Cloth', 'Cloths')}; P{p} has {pl.cloth}"
+        return f"project {k + 1} costs {amount(cost, 'Cloth', 'Cloths')}; P{p} has {pl.cloth}"
     return None
 
 
@@ -267,7 +250,7 @@ def _service_problem(state: Any, a: int, p: int, t: dict) -> str | None:
     per_stack = t["ps_tiles_2p"] if v.num_players == 2 else 3
     cost = t["ps_cost"][per_stack - left]
     if cost > v.players[p].coins:
-        return f"{name} costs {_amount(cost, 'Coin', 'Coins')} now; P{p} has {v.players[p].coins}"
+        return f"{name} costs {amount(cost, 'Coin', 'Coins')} now; P{p} has {v.players[p].coins}"
     return None
 
 
@@ -280,12 +263,12 @@ def _intersection_problem(state: Any, a: int, p: int, t: dict) -> str | None:
     if pl.intersections < len(t["inter_cost"]):
         cost = t["inter_cost"][pl.intersections] + t["cross_cost"][c]
         if cost > pl.coins:
-            return f"that Intersection costs {_amount(cost, 'Coin', 'Coins')}; P{p} has {pl.coins}"
+            return f"that Intersection costs {amount(cost, 'Coin', 'Coins')}; P{p} has {pl.coins}"
     return None
 
 
-_PROBLEMS = {"place": _placement_problem, "take": _take_problem, "service": _service_problem,
-             "intersection": _intersection_problem}
+_PROBLEMS = {"A_PLACE": _placement_problem, "A_MOD_TAKE": _take_problem, "A_PS": _service_problem,
+             "A_INTERSECTION": _intersection_problem}
 
 
 def why_illegal(state: Any, action: int) -> str:
@@ -296,13 +279,13 @@ def why_illegal(state: Any, action: int) -> str:
         return "the game is over"
     if not 0 <= action < C["NUM_ACTIONS"]:
         return "it is no move of the game"
-    kind = _kind(action)
+    kind = kind_of(action)
     if state.is_chance_node():
         return f"a chance outcome is next: {decision_words(state)}"
-    if kind in ("draw", "reveal"):
+    if kind in ("A_DRAW", "A_REVEAL"):
         return f"that is a chance outcome, and P{state.current_player()} decides now: {decision_words(state)}"
     p = state.current_player()
-    kinds = {_kind(a) for a in state.legal_actions()}
+    kinds = {kind_of(a) for a in state.legal_actions()}
     if kind not in kinds:
         return f"P{p} must {decision_words(state)}"
     check = _PROBLEMS.get(kind)
@@ -345,9 +328,9 @@ def _next_choices(state: Any) -> str:
 def _action_kind(a: int) -> str:
     if C["A_GAIN_COINS"] <= a <= C["A_CERDA"]:
         return ("GAIN_2_COINS", "GAIN_CLOTH_3VP", "CERDA_PLUS_2")[a - C["A_GAIN_COINS"]]
-    return {"cobble": "PLACE_COBBLESTONE", "street": "BUILD_STREETS", "intersection": "BUILD_INTERSECTION",
-            "improve": "IMPROVE_MODERNISME", "take": "TAKE_MODERNISME", "service": "BUILD_PUBLIC_SERVICE",
-            "tram": "MOVE_TRAM"}.get(_kind(a), "")
+    return {"A_COBBLE": "PLACE_COBBLESTONE", "A_STREET": "BUILD_STREETS", "A_INTERSECTION": "BUILD_INTERSECTION",
+            "A_MOD_IMPROVE": "IMPROVE_MODERNISME", "A_MOD_TAKE": "TAKE_MODERNISME", "A_PS": "BUILD_PUBLIC_SERVICE",
+            "A_TRAM": "MOVE_TRAM"}.get(kind_of(a), "")
 
 
 _ACTION_WORDS = {k: grant_words(k) for k in ("GAIN_2_COINS", "GAIN_CLOTH_3VP", "CERDA_PLUS_2", "PLACE_COBBLESTONE",

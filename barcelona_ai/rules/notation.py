@@ -90,7 +90,7 @@ CLASS_WORDS = ("working", "middle", "upper")
 BUILDING_WORDS = ("corner", "L1", "L2", "L3")
 
 __all__ = ["action_to_string", "string_to_action", "describe_action_id", "normalize", "legal_strings",
-           "parse_placement"]
+           "parse_placement", "kind_of"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ def _effect_words(text: str) -> str:
             n = int(m.group(2))
             out.append(f"Cerdà {'+' if n >= 0 else ''}{n}")
         else:
-            out.append(_brief(effect_words(part)))
+            out.append(effect_words(part, brief=True))
     return " + ".join(out)
 
 
@@ -163,7 +163,7 @@ class _Names:
             seen[key] = seen.get(key, 0) + 1
             tag = "" if seen[key] == 1 else f" #{seen[key]}"
             self.sag_codes.append(key if not tag else f"{key}#{seen[key]}")
-            self.sag.append(f"level {t['sag_level'][i]}: {_brief(effect_words(txt))}{tag}")
+            self.sag.append(f"level {t['sag_level'][i]}: {effect_words(txt, brief=True)}{tag}")
         self.ps = [public_service_name(n) for n in t["ps_names"]]
         self.ps_codes = [_title(n) for n in t["ps_names"]]
         try:
@@ -179,11 +179,6 @@ class _Names:
             self.coins_text, self.cloth_text, self.cerda_text = "2 coins", "1 cloth + 3 VP", "Cerdà +2"
         self.bs_names = list(t["bs_names"])
         self.static: dict[str, set[int]] | None = None
-
-
-def _brief(words: str) -> str:
-    """effect_words without its explanations in brackets."""
-    return re.sub(r" \([^)]*\)", "", words)
 
 
 _NAMES: dict[int, tuple[Any, _Names]] = {}
@@ -365,6 +360,12 @@ _KINDS = (                                   # (first id of a kind, its forms); 
 )
 _KIND_STARTS = [C[key] for key, _ in _KINDS]
 assert _KIND_STARTS == sorted(_KIND_STARTS) and C["A_CERDA"] == C["A_GAIN_COINS"] + 2 == C["A_COBBLE"] - 1
+
+
+def kind_of(a: int) -> str:
+    """The kind of action id `a` (0 <= a < NUM_ACTIONS): the core constant its range starts at ('A_PLACE',
+    'A_MOD_TAKE'; 'A_GAIN_COINS' for the three gains)."""
+    return _KINDS[max(bisect.bisect_right(_KIND_STARTS, a) - 1, 0)][0]
 
 
 def _forms(names: _Names, a: int, ctx: _Context | None) -> tuple[str, list[str]]:

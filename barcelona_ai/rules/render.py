@@ -41,15 +41,6 @@ def _cond(t: dict, cond: int) -> str:
     return f"{condition_name(kind)}: {condition_text(kind, t['cond_vp'][cond])}"
 
 
-def _brief(text: str) -> str:
-    """A printed benefit in words, without the explanations in brackets."""
-    words = effect_words(text)
-    while " (" in words and ")" in words:
-        a = words.index(" (")
-        words = words[:a] + words[words.index(")", a) + 1:]
-    return words
-
-
 def _short_benefit(text: str) -> str:
     """Sidewalk benefit in at most ~8 characters: 'COIN1+CLOTH1' -> 'Co1+Cl1', 'ACT_BUILD_WIDE' -> 'aWide'."""
     acts = {"BUILD_WIDE": "aWide", "BUILD_NARROW": "aNarr", "BUILD_INTERSECTION": "aInter",
@@ -320,7 +311,7 @@ def _sagrada_offer(v: _View) -> list[str]:
     t = v.t
     out = []
     for lvl in (1, 2, 3):
-        items = [_brief(t["sag_text"][i]) for i in v.sv.sagrada_offer if t["sag_level"][i] == lvl]
+        items = [effect_words(t["sag_text"][i], brief=True) for i in v.sv.sagrada_offer if t["sag_level"][i] == lvl]
         out += _wrap(f"Sagrada Família tiles, level {lvl}: ", items, "; ")
     return out
 
@@ -377,7 +368,7 @@ def _player_lines(v: _View, p: int) -> list[str]:
     tram = _space_name(pl.tram) if pl.tram is not None else "not placed"
     out.append(f" passengers {pl.passengers}/5 (end {pas_vp} VP)   tram {tram}   markers placed {pl.markers_placed}/8")
     mult = t["cerda_mult"][pl.cerda] if 0 <= pl.cerda < len(t["cerda_mult"]) else "?"
-    tiles = [_brief(t["sag_text"][x]) if x is not None else "-" for x in pl.sagrada_tiles]
+    tiles = [effect_words(t["sag_text"][x], brief=True) if x is not None else "-" for x in pl.sagrada_tiles]
     out += _wrap(f" Cerdà track {pl.cerda} (x{mult})   Sagrada Família {pl.sagrada}/{t['sag_spaces'] - 1}: ",
                  tiles, " | ")
     mods = []

@@ -15,7 +15,7 @@ import re
 from .tables import CONDITIONS
 
 __all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WORDS", "TO_COME_WORDS", "CLASS_WORDS",
-           "breakdown_words", "COORDINATES",
+           "breakdown_words", "COORDINATES", "amount",
            "condition_name", "condition_text", "tile_names", "public_service_name", "public_service_text",
            "effect_words", "effect_short", "grant_words", "source_words"]
 
@@ -145,24 +145,25 @@ def breakdown_words(parts: dict, digits: int = 0) -> str:
     return ", ".join(words) or "-"
 
 
-def _amount(n: int, one: str, many: str) -> str:
+def amount(n: int, one: str, many: str) -> str:
+    """'1 Coin', '2 Coins'."""
     return f"{n} {one if n == 1 else many}"
 
 
-def _effect_part(code: str, amount: int | None) -> str:
+def _effect_part(code: str, n: int | None) -> str:
     if code == "COIN":
-        return _amount(amount, "Coin", "Coins")
+        return amount(n, "Coin", "Coins")
     if code == "CLOTH":
-        return _amount(amount, "Cloth", "Cloths")
+        return amount(n, "Cloth", "Cloths")
     if code == "RES":
-        return _amount(amount, "resource", "resources") + " (Coins or Cloths, your choice)"
+        return amount(n, "resource", "resources") + " (Coins or Cloths, your choice)"
     if code == "VP":
-        return f"{amount} VP"
+        return f"{n} VP"
     if code == "CERDA":
-        return (f"{_amount(amount, 'step', 'steps')} on the Cerdà track" if amount >= 0
-                else f"{_amount(-amount, 'step', 'steps')} back on the Cerdà track")
+        return (f"{amount(n, 'step', 'steps')} on the Cerdà track" if n >= 0
+                else f"{amount(-n, 'step', 'steps')} back on the Cerdà track")
     if code == "SAGRADA":
-        return f"{_amount(amount, 'step', 'steps')} on your Sagrada Família track"
+        return f"{amount(n, 'step', 'steps')} on your Sagrada Família track"
     if code == "CLOTH_PER_BLOCK":
         return "1 Cloth per block with your Building marker"
     if code.startswith("ACT_"):
@@ -184,11 +185,13 @@ def _parts(text: str) -> list[tuple[str, int | None]]:
     return out
 
 
-def effect_words(text: str) -> str:
+def effect_words(text: str, brief: bool = False) -> str:
     """A printed benefit in words: 'CLOTH1+VP3' -> '1 Cloth + 3 VP', 'ACT_IMPROVE_MODERNISME_FREE+VP2' ->
-    'Improve a Modernisme Project for free + 2 VP', '' -> 'nothing'."""
+    'Improve a Modernisme Project for free + 2 VP', '' -> 'nothing'; `brief` leaves out the explanations in
+    brackets ('3 resources' for 'RES3')."""
     parts = [_effect_part(code, n) for code, n in _parts(text) if code not in ("", "-")]
-    return " + ".join(parts) if parts else "nothing"
+    words = " + ".join(parts) if parts else "nothing"
+    return re.sub(r" \([^)]*\)", "", words) if brief else words
 
 
 _SHORT = {"COIN": "Coin", "CLOTH": "Cloth", "VP": "VP", "CERDA": "Cerdà", "SAGRADA": "Sagrada", "RES": "res."}

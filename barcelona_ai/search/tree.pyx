@@ -978,6 +978,16 @@ def policy_logits(TurnPolicy policy not None, State state not None):
     return {buf[i]: z[i] for i in range(n)}
 
 
+def _check_playouts(int n, int viewpoint, int count, double temperature):
+    """The arguments of policy_playouts and policy_playout_sources, checked (errors name them)."""
+    if not 0 <= viewpoint < n:
+        raise BarcelonaError(f"no seat {viewpoint} in a {n}-player game")
+    if not 1 <= count <= 1_000_000:
+        raise BarcelonaError(f"playouts: a count from 1 to 1,000,000, not {count}")
+    if not 0.0 <= temperature <= 100.0:
+        raise BarcelonaError(f"playouts: a temperature from 0 to 100, not {temperature}")
+
+
 def policy_playouts(TurnPolicy policy not None, State state not None, int viewpoint, int count, double temperature,
                     seed):
     """`count` games played out from `state` to their end by the learned turn policy in every seat (at
@@ -991,12 +1001,7 @@ def policy_playouts(TurnPolicy policy not None, State state not None, int viewpo
     cdef double win[MAX_PLAYERS]
     cdef double score[MAX_PLAYERS]
     cdef int k, i, n = state.c.num_players
-    if not 0 <= viewpoint < n:
-        raise BarcelonaError(f"no seat {viewpoint} in a {n}-player game")
-    if not 1 <= count <= 1_000_000:
-        raise BarcelonaError(f"playouts: a count from 1 to 1,000,000, not {count}")
-    if not 0.0 <= temperature <= 100.0:
-        raise BarcelonaError(f"playouts: a temperature from 0 to 100, not {temperature}")
+    _check_playouts(n, viewpoint, count, temperature)
     for i in range(n):
         win[i] = 0.0
         score[i] = 0.0
@@ -1021,12 +1026,7 @@ def policy_playout_sources(TurnPolicy policy not None, State state not None, int
     cdef StateC s
     cdef double src[MAX_PLAYERS][NSRC]
     cdef int k, i, j, n = state.c.num_players
-    if not 0 <= viewpoint < n:
-        raise BarcelonaError(f"no seat {viewpoint} in a {n}-player game")
-    if not 1 <= count <= 1_000_000:
-        raise BarcelonaError(f"playouts: a count from 1 to 1,000,000, not {count}")
-    if not 0.0 <= temperature <= 100.0:
-        raise BarcelonaError(f"playouts: a temperature from 0 to 100, not {temperature}")
+    _check_playouts(n, viewpoint, count, temperature)
     for i in range(n):
         for j in range(NSRC):
             src[i][j] = 0.0
