@@ -128,9 +128,10 @@ def _shown_stats(search: Search, key: int, stats: dict) -> tuple[list[float], li
 # least HINT_MIN_VISITS visits): rarer plans are the search's exploration, not its opinion.
 HINT_MIN_SHARE = 0.01
 HINT_MIN_VISITS = 10
-def _visits_floor(kids: dict) -> float:
-    """The visits a root action's numbers must rest on to be shown after the first hint."""
-    return max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(st["visits"] for st in kids.values()))
+def _visits_floor(visits: list[int]) -> float:
+    """The visits a root action's numbers must rest on to be shown after the first hint, among root actions
+    with these `visits`."""
+    return max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(visits))
 
 
 # Root actions after the first whose numbers are read to choose the alternatives shown (beyond `top`).
@@ -146,16 +147,25 @@ def _shown_order(search: Search, top: int) -> list[int]:
     if not order:
         return []
     kids, player = search.merged().root_children(), search.player
-    floor = _visits_floor(kids)
+    floor = _visits_floor([st["visits"] for st in kids.values()])
+    candidates = [order[0]] + [k for k in order[1:] if kids[k]["visits"] >= floor][:top - 1 + HINT_EXTRA]
 
     def number(key: int) -> tuple[float, float]:
         win, expected = _shown_stats(search, key, kids[key])
         return win[player], expected[player]
 
-    best = number(order[0])
-    others = [k for k in order[1:] if kids[k]["visits"] >= floor][:top - 1 + HINT_EXTRA]
-    ranked = sorted((k for k in others if number(k) <= best), key=lambda k: (-number(k)[0], -number(k)[1], k))
-    return [order[0]] + ranked[:top - 1]
+    return _best_first(candidates, number, lambda k: kids[k]["visits"], floor, top)
+
+
+def _best_first(items: list, number, visits, floor: float, top: int) -> list:
+    """The rule of the moves shown: `items` in the engine's order -> the first (the engine's move), then those
+    after it with at least `floor` visits whose number (win probability, expected score) is not above the
+    first's, highest first (ties in the engine's order); `top` in all."""
+    if not items:
+        return []
+    best = number(items[0])
+    others = [x for x in items[1:] if visits(x) >= floor and number(x) <= best]
+    return [items[0]] + sorted(others, key=lambda x: tuple(-v for v in number(x)))[:top - 1]
 
 
 def hints_of(search: Search, top: int) -> list[MoveInfo]:
@@ -192,16 +202,9 @@ def _candidates(search: Search, view: State, top: int) -> list[MoveInfo]:
 def shown_moves(moves: list[MoveInfo], player: int, top: int) -> list[MoveInfo]:
     """Analysis.moves (every root move, in the engine's order) as a player is shown them (_shown_order's rule):
     the engine's move, then the moves with enough visits whose numbers are not above its, by those numbers."""
-    if not moves:
-        return []
-    floor = max(HINT_MIN_VISITS, HINT_MIN_SHARE * sum(m.visits for m in moves))
-
-    def number(m: MoveInfo) -> tuple[float, float]:
-        return m.win_prob[player], m.expected_score[player]
-
-    best = number(moves[0])
-    others = [m for m in moves[1:] if m.visits >= floor and number(m) <= best]
-    return [moves[0]] + sorted(others, key=lambda m: (-number(m)[0], -number(m)[1], m.action))[:top - 1]
+    floor = _visits_floor([m.visits for m in moves])
+    return _best_first(moves, lambda m: (m.win_prob[player], m.expected_score[player]), lambda m: m.visits, floor,
+                       top)
 
 
 def _root_sums(trees: list[Tree], k: int) -> tuple[int, list[float], list[float], list[list[float]]]:
