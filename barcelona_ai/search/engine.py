@@ -142,6 +142,12 @@ class Engine:
         search.reserve_playout_time(min(shown, len(state.legal_actions())))
         return search
 
+    def search_with(self, state: State, limit: Limit, answer, viewpoint: int | None = None, shown: int = 0):
+        """A search of `state` read by `answer(search)` (a running.Search; results.py reads one): for a workflow
+        that needs numbers best_move, hints and analyse do not give (review compares two moves). `shown`: how
+        many root moves' shown numbers will be read (their playouts are timed into the limit)."""
+        return self._call(state, limit, viewpoint, answer, shown=shown)
+
     def _call(self, state: State, limit: Limit, viewpoint: int | None, answer, **start):
         """One call: a search started (_start) and run to its end, then answer(search), holding the engine
         meanwhile; on Ctrl-C, SearchInterrupted with the answer so far (None if there is none yet). A search whose

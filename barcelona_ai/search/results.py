@@ -97,7 +97,7 @@ def best_action(search: Search) -> int:
 
 
 def _move_info(search: Search, view: State, keys: list[int], stats: dict, main: list[str]) -> MoveInfo:
-    win, expected = _shown_stats(search, keys[0], stats)
+    win, expected = shown_stats(search, keys[0], stats)
     legal = _legal_prefix(view, keys)
     effect = plan_effect(view, legal, search.player) if legal else None
     return MoveInfo(actions=list(keys), moves=_notation(view, keys), visits=stats["visits"], win_prob=win,
@@ -117,7 +117,7 @@ def _legal_prefix(view: State, keys: list[int]) -> list[int]:
     return out
 
 
-def _shown_stats(search: Search, key: int, stats: dict) -> tuple[list[float], list[float]]:
+def shown_stats(search: Search, key: int, stats: dict) -> tuple[list[float], list[float]]:
     """Root action `key`'s numbers (win probabilities, expected final scores) as shown: the mean forecasts of
     its statistics `stats`, the win probabilities blended with its playouts (Search.blended)."""
     v = max(stats["visits"], 1)
@@ -151,7 +151,7 @@ def _shown_order(search: Search, top: int) -> list[int]:
     candidates = [order[0]] + [k for k in order[1:] if kids[k]["visits"] >= floor][:top - 1 + HINT_EXTRA]
 
     def number(key: int) -> tuple[float, float]:
-        win, expected = _shown_stats(search, key, kids[key])
+        win, expected = shown_stats(search, key, kids[key])
         return win[player], expected[player]
 
     return _best_first(candidates, number, lambda k: kids[k]["visits"], floor, top)
@@ -226,9 +226,9 @@ def _root_sums(trees: list[Tree], k: int) -> tuple[int, list[float], list[float]
 def _root_value(search: Search) -> tuple[list[float], list[float]]:
     """The position's value with best play (KataGo's rootInfo): every player's win probability and expected
     final score at the engine's best move (the first in _root_order), so that analyse, hints and best_move
-    agree; as shown (_shown_stats)."""
+    agree; as shown (shown_stats)."""
     best = _root_order(search)[0]
-    return _shown_stats(search, best, search.merged().root_children()[best])
+    return shown_stats(search, best, search.merged().root_children()[best])
 
 
 # Games the turn policy plays to the end to split a forecast by source, when the search's leaves did not reach it.

@@ -52,7 +52,7 @@ from ..errors import BarcelonaError
 from ..rules.notation import parse_placement
 from ..rules.record import give_hand
 from ..search.engine import Engine, Limit
-from ..search.results import analysis_of, _shown_stats
+from ..search.results import analysis_of, shown_stats
 from ..search.running import mix_seed
 from .playout import chance_outcome
 
@@ -184,7 +184,7 @@ def _position_estimate(engine: Engine, t: State, player: int, limit: Limit) -> E
             search.playouts = 0                 # the line only: no numbers of its are shown
             est.line = _line_of(analysis_of(search, 1), player)
         return est
-    return engine._call(t, limit, None, answer)
+    return engine.search_with(t, limit, answer)
 
 
 def _line_of(a, player: int) -> list[str]:
@@ -269,9 +269,9 @@ def _root_search(engine: Engine, s: State, limit: Limit, played: int):
         st = search.merged().root_children().get(played)
         if not a.moves or played == a.moves[0].action or st is None or st["visits"] == 0:
             return a, None, sd, line
-        win, expected = _shown_stats(search, played, st)
+        win, expected = shown_stats(search, played, st)
         return a, (win, expected, st["visits"]), sd, line
-    return engine._call(s, limit, None, answer, shown=2)
+    return engine.search_with(s, limit, answer, shown=2)
 
 
 # ---------------------------------------------------------------------------------------------------------------
