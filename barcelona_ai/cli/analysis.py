@@ -674,8 +674,10 @@ def register(sub) -> None:
     w.set_defaults(func=_pipe_safe(cmd_show), command="show")
 
     r = sub.add_parser("review", help="mark every decision of a recorded game against the engine's choice",
-                       description="Replays a game record and marks each decision by the win probability it "
-                                   "lost against the engine's choice. " + thresholds_line() + ".")
+                       description="Replays a game record and marks each decision of every seat by the win "
+                                   "probability and the expected final VP it lost against the engine's choice, "
+                                   "beyond the noise of the estimates. "
+                                   + " ".join(x if x.endswith(".") else x + "." for x in _review_how()))
     r.add_argument("record", metavar="RECORD", help="game record file (.json)")
     _add_budget(r, "review")
     r.set_defaults(func=_pipe_safe(cmd_review), command="review")
