@@ -6,12 +6,16 @@ as /dev/zero, a pipe that would never end), a name too long or holding a NUL byt
 than MAX_JSON_BYTES, bytes that are not UTF-8, text that is not JSON, JSON's NaN/Infinity extensions, an
 integer literal longer than Python converts (4300 digits), and nesting deeper than MAX_JSON_DEPTH (which would
 otherwise end in a RecursionError in the parser or in any code walking the document).
+
+Writing: write_atomically puts a text file in place whole or not at all (a game's save, a model file).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -138,4 +142,32 @@ def show_path(path: Any, limit: int = 80) -> str:
 
 
 __all__ = ["MAX_JSON_BYTES", "MAX_JSON_DEPTH", "parse_json", "read_bytes", "load_json_file", "check_depth",
-           "short_repr", "show_path"]
+           "short_repr", "show_path", "write_atomically"]
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write `text` to `path` whole: into a temporary file in the same folder, then renamed over `path` (an
+    interruption leaves the old file as it was). The file keeps the mode of the one it replaces."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".partial")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

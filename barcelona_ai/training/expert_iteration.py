@@ -27,7 +27,6 @@ its arenas from ``seed + 1_000_000 + (k-1) * arena_games``.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -37,7 +36,7 @@ from ..search.bots import check_bot_spec, make_bot
 from .datagen import DataPlan, generate, load_dataset, record_files
 from ..errors import BarcelonaError
 from ..learned.evaluation import ValueModel
-from ..rules.jsonio import load_json_file
+from ..rules.jsonio import load_json_file, write_atomically
 from ..workflows.selfplay import run_selfplay
 from ..search.settings import PRESETS
 from .train import TrainSettings, train
@@ -206,9 +205,7 @@ def fit_generation(plan: IterationPlan, out: Path, k: int, path: Path, log: Call
         data = load_dataset(*training_folders(plan, out, k))
         log(f"generation {k}: fitting a model on {len(set(data['game'].tolist()))} games")
         doc, _report = train(data, plan.train)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomically(str(path), json.dumps(doc, separators=(",", ":")) + "\n")
     t, valid = doc["trained"], doc["trained"].get("valid") or {}
     return {"rows": t["rows"], "games": t["games"], "alpha": t.get("alpha"),
             "brier_skill": valid.get("brier_skill", float("nan")), "score_mae": valid.get("score_mae", float("nan")),

@@ -22,10 +22,8 @@ import base64
 import binascii
 import contextlib
 import json
-import os
 import random
 import re
-import tempfile
 import zlib
 
 from ..core import CONSTANTS as C
@@ -36,7 +34,7 @@ from ..rules.gamelog import LogLine, changes, entry_lines
 from ..errors import AmbiguousMoveError, BarcelonaError, IllegalActionError, InvalidMoveError, PlayerCountError
 from ..rules.notation import CLASS_LETTERS as CLASSES
 from ..rules.notation import parse_placement
-from ..rules.jsonio import parse_json
+from ..rules.jsonio import parse_json, write_atomically
 from ..rules.record import MAX_SEED, GameRecord, InvalidRecordError, apply_entry, is_draw_for_other, unseen_pool
 from .playout import chance_outcome
 
@@ -451,32 +449,6 @@ def decode_resume(text: str) -> tuple[GameRecord, int, int, bool]:
     return record, seat, seed, secret
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write `text` to `path` whole: into a temporary file in the same folder, then renamed over `path` (an
-    interruption leaves the old file as it was). The file keeps the mode of the one it replaces."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".partial")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except OSError:
-            mode = 0o666 & ~_umask()
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def seen_by(record: GameRecord, seat: int, seed: int) -> GameRecord:
