@@ -25,7 +25,7 @@ ACTION_CODES = {
     "BUILD_2_NARROW": "NAR", "BUILD_INTERSECTION": "INT", "IMPROVE_MODERNISME": "IMP",
     "TAKE_MODERNISME": "TAK", "BUILD_PUBLIC_SERVICE": "PS", "MOVE_TRAM": "TRM", "CERDA_PLUS_2": "CER",
 }
-__all__ = ["render_state", "render_player", "decision_words", "section_ends", "title_words", "ACTION_CODES",
+__all__ = ["render_state", "render_player", "decision_words", "section_ends", "ACTION_CODES",
            "CLASS_LETTERS"]
 
 
@@ -249,11 +249,6 @@ def section_ends(edition: Any, k: int) -> set[int]:
         return {int(sec[1]) for sec in edition.raw["citizen_tracks"][("WORKING", "MIDDLE", "UPPER")[k]]["sections"]}
     except (KeyError, TypeError, IndexError, ValueError):
         return set()
-
-
-def title_words(name: str) -> str:
-    """A data file's name as words: 'SANT_ANTONI' -> 'Sant Antoni'."""
-    return " ".join(w.capitalize() for w in name.split("_"))
 
 
 def _cerda(v: _View) -> list[str]:
