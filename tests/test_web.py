@@ -503,6 +503,18 @@ def test_the_page_and_its_assets_are_served(client):
     assert "http" not in client.get("/static/app.js").text.replace("http://www.w3.org/2000/svg", "")  # no CDN
 
 
+def test_the_engine_menu_names_the_measured_levels(client):
+    """The menu offers the levels of search/levels.py by name, each with what it was measured to do."""
+    from html import escape
+
+    from barcelona_ai.search.levels import DEFAULT_LEVEL, LEVELS
+    page = client.get("/").text
+    options = re.findall(r'<option value="(\d+)" title="([^"]*)"( selected)?>([^<]*)</option>', page)
+    assert [(int(v), t, n.split(" (")[0]) for v, t, _, n in options] == \
+        [(lv.iterations, escape(lv.description), lv.name) for lv in LEVELS]
+    assert [n.split(" (")[0] for _, _, sel, n in options if sel] == [DEFAULT_LEVEL]
+
+
 def test_serve_checks_its_options(capsys):
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err

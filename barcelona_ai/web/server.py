@@ -36,6 +36,7 @@ import json
 import secrets
 import socket
 import time
+from html import escape
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -46,6 +47,7 @@ from starlette.routing import Route
 
 from ..errors import BarcelonaError
 from ..rules.jsonio import parse_json
+from ..search.levels import DEFAULT_LEVEL, LEVELS
 from .api import (MAX_ITERATIONS, GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document,
                      fresh_position, game_document, int_field, position_board, position_document, record_document,
                      table_setup_fields)
@@ -230,6 +232,15 @@ async def _events(request: Request, game, stream):
 
 
 TOKEN_META = '<meta name="barcelona-token" content="">'
+LEVELS_MARK = "<!-- levels -->"
+
+
+def level_options() -> str:
+    """The engine menu: a level a line, named as search/levels.py names it, what it was measured to do as its
+    title (the page shows it beside the menu)."""
+    return "".join(f'<option value="{lv.iterations}" title="{escape(lv.description)}"'
+                   f'{" selected" if lv.name == DEFAULT_LEVEL else ""}>{escape(lv.name)} ({lv.iterations:,} a move)'
+                   "</option>" for lv in LEVELS)
 
 
 def _page(token: str):
@@ -237,6 +248,8 @@ def _page(token: str):
     html = _static_path("index.html").read_text(encoding="utf-8")
     assert TOKEN_META in html, "index.html has the token's meta tag"
     html = html.replace(TOKEN_META, f'<meta name="barcelona-token" content="{token}">')
+    assert LEVELS_MARK in html, "index.html has the engine menu's place"
+    html = html.replace(LEVELS_MARK, level_options())
 
     async def page(request: Request) -> Response:
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})

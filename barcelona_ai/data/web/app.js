@@ -1216,12 +1216,19 @@ function redrawOnResize() {
   }, 150);
 }
 
+function showLevelNote() {        // what the chosen level was measured to do (the option's title)
+  const option = $("opt-iterations").selectedOptions[0];
+  $("level-note").textContent = option ? option.title : "";
+}
+
 window.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => switchTab(b.dataset.tab));
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); guarded(() => startGame()); });
   $("opt-mode").addEventListener("change", showModeFields);
   $("opt-players").addEventListener("change", showModeFields);
+  $("opt-iterations").addEventListener("change", showLevelNote);
   showModeFields();
+  showLevelNote();
   guarded(buildSetupFields);
   $("board").addEventListener("click", boardClick);
   $("board").addEventListener("mouseover", boardHover);
