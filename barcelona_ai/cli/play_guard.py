@@ -17,7 +17,9 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
+import select
 import signal
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -77,6 +79,22 @@ class CtrlC:
             raise KeyboardInterrupt
 
 
+def read_line(prompt: str) -> str:
+    """input(prompt), but on a terminal a Ctrl-C that comes just as the prompt is written still ends the wait
+    (KeyboardInterrupt): input() would miss a signal that arrives before it blocks in its read, so the wait here
+    is short selects, and Python's signal handler runs between them. EOFError when the input has ended."""
+    if not sys.stdin.isatty():
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while not select.select([sys.stdin], [], [], 0.2)[0]:
+        pass
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
 def ask(kind: str, who: str, saving: bool, echo: bool) -> str:
     """The question after a Ctrl-C; returns MOVE, SAVE, GO_ON, AGAIN (a second Ctrl-C) or ENDED (no more input).
     `kind`: "engine" (`who` is thinking), "search" (`who` names the player's hints or eval) or "prompt"."""
@@ -86,7 +104,7 @@ def ask(kind: str, who: str, saving: bool, echo: bool) -> str:
     prompt = f"Ctrl-C: {first}{leave}, Enter go on: "
     while True:
         try:
-            text = input(prompt)
+            text = read_line(prompt)
         except KeyboardInterrupt:
             print()
             return AGAIN

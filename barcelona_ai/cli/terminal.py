@@ -12,7 +12,7 @@ import sys
 from ..core import State
 from ..workflows.session import Session
 from ..workflows.session import hand_size as _hand_size
-from .play_guard import Stop, after_ctrl_c
+from .play_guard import Stop, after_ctrl_c, read_line
 
 
 class Undo(Exception):
@@ -67,7 +67,7 @@ class Console:
     def ask(self, prompt: str) -> str:
         while True:
             try:
-                text = input(prompt)
+                text = read_line(prompt)
                 break
             except EOFError:
                 print()

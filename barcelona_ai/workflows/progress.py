@@ -19,6 +19,10 @@ from contextlib import contextmanager
 
 from tqdm import tqdm
 
+# No tqdm monitor thread: a thread that outlives the bars can receive a Ctrl-C meant for the main thread, which
+# then waits at a prompt (input) without ever seeing it; the bars here are updated by their own loop anyway.
+tqdm.monitor_interval = 0
+
 SEARCH_DELAY = 1.0          # seconds a search runs before its bar appears
 
 
