@@ -1614,8 +1614,8 @@ _DATA_CACHE = {}
 
 def new_game(players=4, seed=0, edition="default", setup="random"):
     """A new game of Barcelona (a State) for 2-4 players; every random setup choice comes from `seed` (R10-R32).
-    The same as State.new: `players` 2..4, `seed` 0..2**64-1, `edition` a data-file name, `setup` "random" or
-    "printed" (R11)."""
+    The same as State.new: `players` 2..4, `seed` 0..2**64-1, `edition` a shipped edition's name, a data-file
+    path or a loaded tables.Edition, `setup` "random" or "printed" (R11)."""
     return State.new(players, seed, edition, setup)
 
 
@@ -1647,7 +1647,7 @@ cdef object _text_service(str name):
 def game_data(edition="default"):
     """The C tables of an edition (built once per edition and cached)."""
     ed = load_edition(edition)
-    key = id(ed)
+    key = ed.sha256 or id(ed)                   # by content: an Edition sent to a worker process is a copy
     if key not in _DATA_CACHE:
         _DATA_CACHE[key] = GameData(ed)
     return _DATA_CACHE[key]
@@ -2995,8 +2995,8 @@ cdef class State:
         return _text_service("state_to_json")(self, viewpoint)
 
     @staticmethod
-    def from_json(doc, seed=0):
-        return _text_service("state_from_json")(doc, seed)
+    def from_json(doc, seed=0, edition=None):
+        return _text_service("state_from_json")(doc, seed, edition)
 
     def render(self):
         return _text_service("render_state")(self)

@@ -75,7 +75,7 @@ def edit(state: State, fn: Callable[[dict], None]) -> State:
     a position the rules cannot play on from), then the automatic steps. A new State: no history."""
     doc = position(state)
     fn(doc)
-    out = State.from_json(doc)
+    out = State.from_json(doc, edition=state.game_data.edition)
     out.settle()
     return out
 

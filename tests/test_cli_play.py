@@ -241,7 +241,7 @@ def test_table_mode_entries_hint_hidden_draws_and_bad_input(tmp_path):
     # and the record continues in table mode
     p = cli(["table", "--load", str(saved), "--seat", "0", "--iterations", "30"], ["board", "quit"])
     assert p.returncode == 0, p.stderr
-    assert "barcelona-ai table: 2 players, record" in p.stdout
+    assert "barcelona-ai table: 2 players, edition \"default\", record" in p.stdout
 
 
 def _transcribe(players, seed, seat=0):
@@ -270,7 +270,7 @@ def test_table_mode_from_a_viewpoint_position(tmp_path):
             ["show 2", "show 7", "?", "quit"])
     out = p.stdout
     assert p.returncode == 0, p.stderr
-    assert "barcelona-ai table: 3 players, position" in out
+    assert "barcelona-ai table: 3 players, edition \"default\", position" in out
     assert out.count(" hand: 2 hidden") >= 3             # two hidden hands on the board, one from 'show 2'
     assert "No player '7'" in out
     assert "Hints for P0 (you)" in out

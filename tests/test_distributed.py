@@ -23,6 +23,7 @@ import pytest
 from barcelona_ai.cli import main as cli
 from barcelona_ai.workflows.arena import RUNS_FILE, match
 from barcelona_ai.training.datagen import DataPlan, generate, load_dataset, shard_path
+from barcelona_ai.rules.tables import load_edition
 from barcelona_ai.errors import BarcelonaError
 from barcelona_ai.workflows.selfplay import run_selfplay
 
@@ -87,8 +88,10 @@ def test_selfplay_resume_from_the_command_line(tmp_path, capsys):
     assert "2 already there, 2 games to play" in text and "2 records written" in text
     assert files(out) == whole
     note = json.loads((out / RUNS_FILE).read_text().splitlines()[0])
+    default = load_edition("default")
     assert note == {"run": {"command": "selfplay", "bots": ["greedy", "greedy"], "seed": 8, "games": 4,
-                            "setup": "random"}, "first": 1}
+                            "setup": "random", "edition": {"name": "default", "sha256": default.sha256}},
+                    "first": 1}
     assert cli.main(argv[:-4] + ["--seed", "9", "--out", str(out), "--resume"]) == 0      # another run: new files
     assert "holds no earlier run of these games" in capsys.readouterr().out
     assert len(files(out)) == 8

@@ -22,8 +22,8 @@ from barcelona_ai.rules.record import GameRecord, InvalidRecordError, is_draw_fo
 
 from fuzz_common import Tally, base_seed, budget, deep, junk, mutate
 
-FIELDS = ("record", "format", "version", "engine", "edition", "players", "start", "viewpoint", "seats", "actions",
-          "result", "seed")
+FIELDS = ("record", "format", "version", "engine", "edition", "edition_sha256", "players", "start", "viewpoint",
+          "seats", "actions", "result", "seed")
 
 
 def _game(players: int, seed: int, viewpoint=None, steps=None, greedy=False, from_position=False) -> dict:
@@ -139,6 +139,8 @@ def _field_mutation(doc: dict, rng: random.Random) -> str:
     if k == 7:
         doc["edition"] = rng.choice(["default", "deluxe", "", 5, None, "x" * 5000 + ".json", "/dev/null.json",
                                      "../default", "default.json"])
+        if rng.random() < 0.5:
+            doc["edition_sha256"] = rng.choice(["0" * 64, "", None, 7, "A" * 64, doc.get("edition_sha256")])
         return "edition"
     if k == 8:
         doc["start"] = rng.choice([{}, {"seed": 1, "position": {}}, {"seed": 1, "setup": "odd"},

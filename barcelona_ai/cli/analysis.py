@@ -33,7 +33,7 @@ from . import args as A
 from ..core import CONSTANTS, State
 from ..errors import BarcelonaError, SearchInterrupted
 from ..rules.jsonio import parse_json, read_bytes, show_path
-from ..rules.words import COORDINATES, TO_COME_WORDS
+from ..rules.words import COORDINATES, TO_COME_WORDS, edition_words
 from ..search.results import shown_moves
 from ..workflows.progress import SearchProgress, bar
 from ..workflows.review import MARKS, MIN_VISITS, THRESHOLDS, decides as _decides, review_record, thresholds_line
@@ -104,9 +104,9 @@ def _engine(args: argparse.Namespace):
 # ---------------------------------------------------------------------------------------------------------------
 # reading positions and records
 
-def read_document(arg: str) -> tuple[str, dict, str]:
+def read_document(arg: str, edition=None) -> tuple[str, dict, str]:
     """(kind, document, label) for a command-line argument: a position or record file, or a shipped example's
-    name. kind is "position" or "record"."""
+    name (played on `edition`'s board when one is given). kind is "position" or "record"."""
     from ..workflows.examples import example_text, list_examples
     name = show_path(arg)
     try:
@@ -117,7 +117,7 @@ def read_document(arg: str) -> tuple[str, dict, str]:
     if is_file:
         data, label = read_bytes(arg, name, CommandError), arg.encode("utf-8", "backslashreplace").decode()
     elif arg in list_examples():
-        data, label = example_text(arg), f"example {arg}"
+        data, label = example_text(arg, edition), f"example {arg}"
     elif exists:
         raise CommandError(f"{name}: not a file")
     else:
@@ -142,9 +142,10 @@ def _cut(text: str, n: int) -> str:
     return text if len(text) <= n else text[:n - 3] + "..."
 
 
-def load_record(doc: dict, arg: str = "record"):
+def load_record(doc: dict, arg: str = "record", edition=None):
+    """The record of a document, read under `edition` (--edition; None: the one it names)."""
     from ..rules.record import GameRecord
-    return GameRecord.from_json(doc)
+    return GameRecord.from_json(doc, edition)
 
 
 def record_state(rec, at: int | None, seed: int = 0, any_point: bool = False) -> tuple[State, int]:
@@ -183,24 +184,25 @@ def record_state(rec, at: int | None, seed: int = 0, any_point: bool = False) ->
                        + (f"; the nearest positions where a player decides: {near}" if near else ""))
 
 
-def load_state(arg: str, at: int | None = None, seed: int = 0) -> tuple[State, str, int | None]:
+def load_state(arg: str, at: int | None = None, seed: int = 0, edition=None) -> tuple[State, str, int | None]:
     """(state, label, entries replayed or None) from a command-line argument (position, record, example)."""
-    s, label, i, _ = load_point(arg, at, seed)
+    s, label, i, _ = load_point(arg, at, seed, edition=edition)
     return s, label, i
 
 
 def load_point(arg: str, at: int | None = None, seed: int = 0, any_point: bool = False,
-               end_by_default: bool = False) -> tuple[State, str, int | None, int | None]:
+               end_by_default: bool = False, edition=None) -> tuple[State, str, int | None, int | None]:
     """(state, label, entries replayed or None, viewpoint) from a command-line argument (position, record,
     example); the viewpoint is the seat a table-mode record or a viewpoint position was kept by (None: every
     hand is known). With `any_point`, --at N may be a chance point or the end of the game; with
-    `end_by_default`, a record without --at gives its end."""
-    kind, doc, label = read_document(arg)
+    `end_by_default`, a record without --at gives its end. `edition` (--edition) is the board the document
+    must have been written under (None: the one it names)."""
+    kind, doc, label = read_document(arg, edition)
     if kind == "position":
         if at is not None:
             raise CommandError("--at applies to a game record, and this is a position")
-        return State.from_json(doc, seed=seed), label, None, doc.get("viewpoint")
-    rec = load_record(doc, arg)
+        return State.from_json(doc, seed=seed, edition=edition), label, None, doc.get("viewpoint")
+    rec = load_record(doc, arg, edition)
     if at is None and end_by_default:
         at = len(rec.actions)
     s, i = record_state(rec, at, seed, any_point)
@@ -234,7 +236,7 @@ def _compact(win: list[float], score: list[float]) -> str:
 
 def _header(s: State, label: str) -> str:
     scores = ", ".join(f"P{q} {v}" for q, v in enumerate(s.scores()))
-    return (f"{label}: {s.num_players} players, player {s.current_player()} to move; "
+    return (f"{label}: {s.num_players} players, {edition_words(s)}, player {s.current_player()} to move; "
             f"VP now: {scores}")
 
 
@@ -264,7 +266,7 @@ def _print_players(a) -> None:
 # hint
 
 def cmd_hint(args: argparse.Namespace) -> int:
-    s, label, at = load_state(args.position, args.at, args.seed)
+    s, label, at = load_state(args.position, args.at, args.seed, args.edition)
     _need_decision(s, "hint")
     if args.top < 1:
         raise CommandError(f"--top must be a positive integer, not {args.top}")
@@ -331,7 +333,7 @@ def _partial(exc: SearchInterrupted, kind):
 # analyse
 
 def cmd_analyse(args: argparse.Namespace) -> int:
-    s, label, at, viewpoint = load_point(args.position, args.at, args.seed, any_point=True)
+    s, label, at, viewpoint = load_point(args.position, args.at, args.seed, any_point=True, edition=args.edition)
     limit, engine = _limit(args), _engine(args)
     if s.is_chance_node() or s.is_terminal():
         return _analyse_standing(args, limit, engine, s, label, at, viewpoint)
@@ -414,8 +416,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     the game over too). The hands a table-mode record's keeper or a viewpoint position's seat did not see are
     shown as their sizes (A6)."""
     from .play import mask_hands
-    s, label, at, viewpoint = load_point(args.position, args.at, 0, any_point=True, end_by_default=True)
-    print(f"{label}: {s.num_players} players")
+    s, label, at, viewpoint = load_point(args.position, args.at, 0, any_point=True, end_by_default=True,
+                                         edition=args.edition)
+    print(f"{label}: {s.num_players} players, {edition_words(s)}")
     print(mask_hands(s.render(), s, viewpoint).rstrip())
     return 0
 
@@ -425,11 +428,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     from ..workflows import review as RV
-    kind, doc, label = read_document(args.record)
+    kind, doc, label = read_document(args.record, args.edition)
     if kind != "record":
         raise CommandError(f"{args.record}: review needs a game record, and this is a position "
                            "(use analyse or hint)")
-    rec = load_record(doc, args.record)
+    rec = load_record(doc, args.record, args.edition)
     limit = _limit(args)
     _engine(args)                            # checks --seed and --threads
     with bar(len(rec.actions), "review", unit="entry") as tick:
@@ -550,7 +553,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         try:
             run = run_selfplay(specs, args.games, args.seed, out, setup=args.setup, workers=args.workers,
                                on_game=report, force=args.force, progress=True, ray=args.ray,
-                               resume=args.resume,
+                               resume=args.resume, edition=args.edition or "default",
                                on_start=lambda p, r, res: say_run_start(out, p, len(r.kept), res, args.resume))
         except BrokenPipeError:                         # the reader of the output went away (_pipe_safe)
             raise
@@ -648,6 +651,7 @@ def register(sub) -> None:
     h.add_argument("--top", type=A.top, default=3, metavar="K", help=f"how many turn plans (default 3, at most "
                                                                        f"{A.MAX_TOP})")
     _add_budget(h, "hint")
+    A.add_edition_option(h, reads=True)
     h.set_defaults(func=_pipe_safe(cmd_hint), command="hint")
 
     a = sub.add_parser("analyse", aliases=["analyze"], help="who is ahead: win probabilities, expected scores, "
@@ -662,6 +666,7 @@ def register(sub) -> None:
     a.add_argument("--top", type=A.top, default=5, metavar="K", help=f"how many moves (default 5, at most "
                                                                      f"{A.MAX_TOP})")
     _add_budget(a, "analyse")
+    A.add_edition_option(a, reads=True)
     a.set_defaults(func=_pipe_safe(cmd_analyse), command="analyse")
 
     w = sub.add_parser("show", help="the board of a position, or of a record after N entries",
@@ -671,6 +676,7 @@ def register(sub) -> None:
                    help="position or record file (.json), or a shipped example")
     w.add_argument("--at", type=AT, metavar="N",
                    help="for a record: the board after its first N entries (default: the end)")
+    A.add_edition_option(w, reads=True)
     w.set_defaults(func=_pipe_safe(cmd_show), command="show")
 
     r = sub.add_parser("review", help="mark every decision of a recorded game against the engine's choice",
@@ -680,6 +686,7 @@ def register(sub) -> None:
                                    + " ".join(x if x.endswith(".") else x + "." for x in _review_how()))
     r.add_argument("record", metavar="RECORD", help="game record file (.json)")
     _add_budget(r, "review")
+    A.add_edition_option(r, reads=True)
     r.set_defaults(func=_pipe_safe(cmd_review), command="review")
 
     s = sub.add_parser("selfplay", help="bots play each other; one game record per game",
@@ -702,6 +709,7 @@ def register(sub) -> None:
                    help="finish an interrupted run: if DIR holds this run (same games, bots, seed, setup; noted "
                         "in DIR/runs.jsonl), play only its games whose records are missing")
     add_ray_option(s, "the games")
+    A.add_edition_option(s)
     s.set_defaults(func=_pipe_safe(cmd_selfplay), command="selfplay")
 
 

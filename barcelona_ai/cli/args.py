@@ -113,6 +113,32 @@ def add_level_option(parser: argparse.ArgumentParser, who: str = "the engine") -
                              "instead of --iterations (default: none)")
 
 
+def edition(s: str):
+    """An argparse type: a shipped edition's name or a data file's path, loaded and checked (tables.Edition)."""
+    from ..rules.tables import load_edition
+    try:
+        return load_edition(s)
+    except BarcelonaError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+edition.__name__ = "edition"
+
+
+def add_edition_option(parser: argparse.ArgumentParser, reads: bool = False) -> None:
+    """--edition NAME|FILE: the board the game is played on. For a command that reads positions or records
+    (`reads`), a document written under another edition is refused; by default it is read under its own."""
+    from ..rules.tables import available_editions
+    try:
+        shipped = ", ".join(available_editions())
+    except Exception:           # the parser must build even without the data files
+        shipped = "default"
+    default = ("default: the edition the position or record names" if reads else "default: default")
+    parser.add_argument("--edition", type=edition, default=None, metavar="NAME|FILE",
+                        help=f"the board: a shipped edition ({shipped}) or a board-data file, a copy of a "
+                             f"shipped one with your board's values (docs/editions.md; {default})")
+
+
 class DefaultsFormatter(argparse.HelpFormatter):
     """--help shows every option's default: ' (default: X)' after a help text that does not say it already
     (nothing for options without a value, whose default is off)."""
@@ -145,6 +171,6 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-__all__ = ["Parser", "printable", "level", "add_level_option",
+__all__ = ["Parser", "printable", "level", "add_level_option", "edition", "add_edition_option",
            "int_range", "seconds", "seed", "iterations", "players", "seat", "threads", "top",
            "games", "workers", "perft_depth", "walk", "search_seconds"]

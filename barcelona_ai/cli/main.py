@@ -20,10 +20,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .analysis import load_state
     from ..search.engine import Engine, Limit
     from ..workflows.playout import play_out
-    from ..rules.words import breakdown_words
-    s, label, _ = load_state(args.position)
+    from ..rules.words import breakdown_words, edition_words
+    s, label, _ = load_state(args.position, edition=args.edition)
     me = s.current_player()
-    print(f"barcelona-ai {__version__}: {label}, {s.num_players} players, player {me} to move\n")
+    print(f"barcelona-ai {__version__}: {label}, {s.num_players} players, {edition_words(s)}, "
+          f"player {me} to move\n")
     print(s.render())
     engine = Engine(seed=args.seed)
     limit = Limit(iterations=args.iterations)
@@ -61,7 +62,7 @@ def cmd_perft(args: argparse.Namespace) -> int:
     from ..rules.perft import divide, perft, perft_position
     if args.divide and args.depth < 1:
         raise BarcelonaError("perft --divide needs a depth of 1 or more (it counts below each legal action)")
-    s = perft_position(args.players, args.seed, args.walk, args.setup)
+    s = perft_position(args.players, args.seed, args.walk, args.setup, args.edition or "default")
     if args.divide:
         total = 0
         for a, n in divide(s, args.depth).items():
@@ -99,7 +100,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
                       workers=args.workers, progress=not args.quiet, save=args.save, ray=args.ray,
                       resume=args.resume, on_start=lambda paths, resumed: say_run_start(
                           Path(args.save), paths, sum(p.exists() for p in paths), resumed, args.resume,
-                          force=False, file=sys.stderr))
+                          force=False, file=sys.stderr), edition=args.edition or "default")
         except KeyboardInterrupt:
             if args.save is not None:
                 print(f"arena: the games saved so far stay in {args.save}; the same command with --resume "
@@ -116,7 +117,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def cmd_paired(args: argparse.Namespace) -> int:
     """Two saved arena runs compared game by game (arena.paired_difference)."""
     from ..workflows.arena import paired_difference
-    print(paired_difference(args.first, args.second).line())
+    print(paired_difference(args.first, args.second, args.edition).line())
     return 0
 
 
@@ -127,7 +128,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise BarcelonaError(f"the web board needs the [web] extra ({exc.name} is not installed): "
                              "pip install 'barcelona_ai[web]'") from None
-    serve(host=args.host, port=args.port)
+    serve(host=args.host, port=args.port, edition=args.edition)
     return 0
 
 
@@ -152,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="ISMCTS iterations for hints and analysis")
     d.add_argument("--play-iterations", type=A.iterations, default=1000,
                    help="ISMCTS iterations a decision in the game")
+    A.add_edition_option(d, reads=True)
     d.set_defaults(func=cmd_demo)
     p = sub.add_parser("perft", help="count action sequences from a seeded position")
     p.add_argument("depth", type=A.perft_depth, help=f"0..{A.MAX_PERFT_DEPTH}")
@@ -161,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--setup", choices=("random", "printed"), default="random",
                    help="shuffled (R11) or printed action tiles")
     p.add_argument("--divide", action="store_true", help="the count below each legal action")
+    A.add_edition_option(p)
     p.set_defaults(func=cmd_perft)
     r = sub.add_parser("arena", help="play two bots against each other with seat rotation")
     r.add_argument("candidate", help="random, greedy, flatmc:N, ismcts:N or ismcts:Ns (e.g. ismcts:10k)")
@@ -178,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     from .analysis import add_ray_option
     add_ray_option(r, "the games")
+    A.add_edition_option(r)
     r.set_defaults(func=cmd_arena)
     q = sub.add_parser("paired", help="two saved arena runs compared game by game on the same setups",
                        description="The difference of two arena runs saved with --save (the last run in each "
@@ -186,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "setups.")
     q.add_argument("first", metavar="DIR", help="the folder of the first run's records")
     q.add_argument("second", metavar="DIR", help="the folder of the second run's records")
+    A.add_edition_option(q, reads=True)
     q.set_defaults(func=cmd_paired)
     from . import analysis, learn, play
     analysis.register(sub)              # hint, analyse, review, selfplay
@@ -195,6 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--port", type=A.port, default=8000, help="the port to listen on")
     w.add_argument("--host", default="127.0.0.1",
                    help="the address to bind; the default serves this computer only (0.0.0.0: the network)")
+    w.add_argument("--edition", type=A.edition, default=None, metavar="NAME|FILE",
+                   help="the board of new games: a shipped edition or a board-data file (docs/editions.md); the "
+                        "page offers it beside the shipped ones (default: default)")
     w.set_defaults(func=cmd_serve)
     b = sub.add_parser("bench", help="random games and apply+undo per second, and the Bench signature")
     b.add_argument("--games", type=A.games, default=5000, help="random games played")

@@ -48,7 +48,7 @@ from ..workflows.progress import SearchProgress
 from ..rules.record import InvalidRecordError, is_draw_for_other
 from ..rules.render import render_player, render_state
 from ..rules.gamelog import move_gain, summary
-from ..rules.words import breakdown_words
+from ..rules.words import breakdown_words, edition_words
 from ..rules.explain import plan_effect
 from ..workflows.standing import standing_lines
 from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, read_setup_file, set_field
@@ -484,7 +484,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if problem:
         raise BarcelonaError(problem)
     sess = play_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup, load=args.load,
-                        hint_limit=hint_limit)
+                        hint_limit=hint_limit, edition=args.edition)
     record = sess.record
     if args.load and sess.state.is_terminal():
         print(f"barcelona-ai play: {args.load} holds a finished game ({len(record.actions)} entries): the game is "
@@ -492,7 +492,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         final_report(sess, show_key=False)
         print(f"Its review: barcelona-ai review {args.load}")
         return 0
-    print(f"barcelona-ai play: {record.players} players; you are P{sess.seat}; the others are the ISMCTS engine "
+    print(f"barcelona-ai play: {record.players} players, {edition_words(sess.state)}; you are P{sess.seat}; the "
+          "others are the ISMCTS engine "
           f"({_limit_text(limit)} a decision; your hints and eval: {_limit_text(hint_limit)}).")
     if sess.secret_seed:
         print("Chance comes from a secret seed: the replay key is shown when the game is over.")
@@ -630,7 +631,7 @@ def table_setup_from_args(args: argparse.Namespace) -> TableSetup | None:
             raise SetupError(f"{given[0]}: the setup options describe a new game at a table, and {start} brings "
                              "its own setup: give one or the other")
         return None
-    setup = TableSetup()
+    setup = TableSetup(edition=args.edition or "default")
     if args.setup_file:
         read_setup_file(args.setup_file, setup)
     options = [("players", args.players), ("seat", args.seat)] + [(f, getattr(args, f)) for f in COMPONENT_FIELDS]
@@ -699,10 +700,11 @@ def cmd_table(args: argparse.Namespace) -> int:
         except Stop as stop:
             return stop.code
     sess = table_session(args.seat, limit, players=args.players, seed=args.seed, setup=args.setup or "random",
-                         load=args.load, position=args.position, table=table)
+                         load=args.load, position=args.position, table=table, edition=args.edition)
     start = (f"record {args.load}" if args.load else f"position {args.position}" if args.position
              else "the table's setup" if table is not None else f"a practice game from seed {sess.seed}")
-    print(f"barcelona-ai table: {sess.record.players} players, {start}; you are P{sess.seat}. Type every "
+    print(f"barcelona-ai table: {sess.record.players} players, {edition_words(sess.state)}, {start}; you are "
+          f"P{sess.seat}. Type every "
           "decision of every player, your own draws and the Modernisme reveals; the other players' draws are "
           "sampled.")
     if table is not None:
@@ -742,6 +744,7 @@ def register(sub):
                         help="the file the game is saved to after every entry; not another game's (default: the "
                              "--load file if play saved it, else barcelona-DATE-TIME.json in the current folder)")
     saving.add_argument("--no-save", action="store_true", help="do not save the game as it goes")
+    A.add_edition_option(p)
     p.set_defaults(func=cmd_play)
     t = sub.add_parser("table", help="enter a game played at a real table, with hints on your turn",
                        description="Table mode: type every decision of every player, your own draws and the "
@@ -776,4 +779,5 @@ def register(sub):
     t.add_argument("--time", type=A.search_seconds, default=1.0, help="engine seconds for a hint or eval (default 1.0)")
     t.add_argument("--iterations", type=A.iterations, default=None,
                    help="engine iterations for a hint or eval, instead of --time (default: none, --time)")
+    A.add_edition_option(t)
     t.set_defaults(func=cmd_table)

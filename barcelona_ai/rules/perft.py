@@ -11,10 +11,11 @@ from ..core import State
 from ..errors import BarcelonaError
 
 
-def perft_position(players: int, seed: int, walk: int = 0, setup: str = "random") -> State:
+def perft_position(players: int, seed: int, walk: int = 0, setup: str = "random", edition="default") -> State:
+    """The setup new_game(players, seed, edition, setup), then `walk` random actions (seeded by `seed`)."""
     if isinstance(walk, bool) or not isinstance(walk, int) or walk < 0:
         raise BarcelonaError(f"walk must be a non-negative integer, not {walk!r}")
-    s = State.new(players, seed, "default", setup)
+    s = State.new(players, seed, edition, setup)
     rng = random.Random(seed)
     for _ in range(walk):
         if s.is_terminal():

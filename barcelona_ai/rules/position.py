@@ -109,7 +109,7 @@ def state_to_json(state: State, viewpoint: int | None = None) -> dict:
     v = state.view(viewpoint)
     ed = state.game_data.edition
     nm = _names(ed)
-    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "edition": getattr(ed, "source", ed.name)}
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "edition": ed.name, "edition_sha256": ed.sha256}
     if viewpoint is not None:
         doc["viewpoint"] = viewpoint
     doc["to_move"] = v.turn_player
@@ -186,7 +186,8 @@ def dump_position(state: State, viewpoint: int | None = None) -> str:
 class _Reader(_TurnReader):
     """Reads and checks one document into a raw state dict (StateC field names)."""
 
-    def __init__(self, doc: Any):
+    def __init__(self, doc: Any, edition: Any = None):
+        self.chosen_edition = edition
         if isinstance(doc, (str, bytes, bytearray)):
             doc = _parse_json(doc)
         self.doc = _obj(doc, "", _TOP_KEYS, ("format", "version", "players", "to_move", "action_tiles",
@@ -205,7 +206,7 @@ class _Reader(_TurnReader):
         edition = d.get("edition", "default")
         if not isinstance(edition, str):
             _fail("edition", f"expected an edition name, got {_show(edition)}")
-        self.ed = _edition(edition)
+        self.ed = _edition(edition, d.get("edition_sha256"), self.chosen_edition)
         self.nm = nm = _names(self.ed)
         self.t = nm.t
         players = _list(d["players"], "players")
@@ -241,7 +242,7 @@ class _Reader(_TurnReader):
         self._turn_checks()
         self._fill_absent_seats()
         r["spare"] = 0
-        return r, edition, vp, not self.has_turn_state
+        return r, self.ed, vp, not self.has_turn_state
 
     # -- board --------------------------------------------------------------------------------------------
     def _action_tiles(self):
@@ -697,13 +698,15 @@ class _Reader(_TurnReader):
             r["pl"][p]["hand"] = hand
         r["bag"] = pool
 
-def state_from_json(doc: Any, seed: int = 0) -> State:
+def state_from_json(doc: Any, seed: int = 0, edition: Any = None) -> State:
     """Build a state from a position document (a dict or JSON text); see docs/positions.md.
 
-    A viewpoint document's hidden hands are sampled from its unseen pool with `seed`."""
+    A viewpoint document's hidden hands are sampled from its unseen pool with `seed`. `edition` (a name, a
+    data-file path or an Edition) is the edition the reader plays: the document must have been written under
+    it (tables.edition_of_document); by default, the shipped edition the document names."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidPositionError(f"seed: expected an integer, got {_show(seed)}")
-    reader = _Reader(doc)
+    reader = _Reader(doc, edition)
     raw, edition, viewpoint, hand_written = reader.read()
     try:
         st = State._from_raw(raw, edition)          # the core's memory-safety guard, after every check above
@@ -723,18 +726,19 @@ def state_from_json(doc: Any, seed: int = 0) -> State:
     return st
 
 
-def load_position(path_or_str: str | Path | dict, seed: int = 0) -> State:
-    """A state from a position file (a path) or from JSON text (a string starting with '{') or a dict."""
+def load_position(path_or_str: str | Path | dict, seed: int = 0, edition: Any = None) -> State:
+    """A state from a position file (a path) or from JSON text (a string starting with '{') or a dict; `edition`
+    as in state_from_json."""
     if isinstance(path_or_str, dict):
-        return state_from_json(path_or_str, seed)
+        return state_from_json(path_or_str, seed, edition)
     if isinstance(path_or_str, str) and path_or_str.lstrip().startswith("{"):
-        return state_from_json(path_or_str, seed)
+        return state_from_json(path_or_str, seed, edition)
     if not isinstance(path_or_str, (str, Path)):
         raise InvalidPositionError(f"position: expected a file path, JSON text or a dict, got "
                                    f"{type(path_or_str).__name__}")
     what = f"position file {show_path(path_or_str)}"
     return state_from_json(parse_json(read_bytes(path_or_str, what, InvalidPositionError), what,
-                                      InvalidPositionError, unique_keys=True), seed)
+                                      InvalidPositionError, unique_keys=True), seed, edition)
 
 
 # State.to_json / State.from_json use these (core.pyx, "Layers").

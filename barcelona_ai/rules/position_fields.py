@@ -8,9 +8,9 @@ import re
 from typing import Any
 
 from ..core import SOURCES
-from ..errors import BarcelonaError, InvalidPositionError
+from ..errors import BarcelonaError, DataFileError, InvalidPositionError
 from .jsonio import parse_json
-from .tables import (CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_SIDEWALK, SPACE_INDEX, load_edition)
+from .tables import CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_SIDEWALK, SPACE_INDEX, edition_of_document
 
 FORMAT = "barcelona-position"
 VERSION = 1
@@ -32,10 +32,10 @@ E_RES, E_SAGRADA, E_ACT, E_MARKER = 2, 5, 6, 8                                 #
 GK_COINS, GK_CLOTH, GK_COBBLE, GK_NARROW, GK_PS, GK_TRAM, GK_CERDA = 0, 1, 2, 4, 8, 9, 10   # tables.GRANT_KINDS
 GK_STREETS, GK_COBBLE_ANYWHERE, GK_TRAM_COIN_FREE = 11, 15, 16
 
-_TOP_KEYS = ("format", "version", "edition", "players", "viewpoint", "to_move", "phase", "action_tiles",
-             "crossings", "streets", "buildings", "building_tiles_left", "bonus_rows_taken", "citizen_tracks",
-             "cerda_tiles", "cerda_scorings_done", "modernisme", "public_services", "sagrada_offer", "sidewalk",
-             "bag", "unseen_pool", "turn_state")
+_TOP_KEYS = ("format", "version", "edition", "edition_sha256", "players", "viewpoint", "to_move", "phase",
+             "action_tiles", "crossings", "streets", "buildings", "building_tiles_left", "bonus_rows_taken",
+             "citizen_tracks", "cerda_tiles", "cerda_scorings_done", "modernisme", "public_services", "sagrada_offer",
+             "sidewalk", "bag", "unseen_pool", "turn_state")
 _PLAYER_KEYS = ("seat", "score", "vp_by_source", "coins", "cloth", "cobblestones", "intersections", "narrow_laid",
                 "wide_laid", "passengers", "tram", "markers_placed", "cerda", "sagrada", "modernisme",
                 "sagrada_tiles", "public_services", "hand", "turns")
@@ -258,13 +258,16 @@ def _class_counts(v: Any, path: str, hi: int = 99) -> list[int]:
     return [_int(v.get(c, 0), _join(path, c), 0, hi) for c in CLASSES]
 
 
-def _edition(edition: str):
-    """tables.load_edition, with every failure a BarcelonaError: DataFileError for an unknown or invalid edition
-    (as documented), InvalidPositionError for a name that is not even a readable file."""
+def _edition(edition: str, sha256: Any, chosen: Any):
+    """tables.edition_of_document, with every failure a BarcelonaError: DataFileError for an unknown, invalid or
+    other edition (as documented), InvalidPositionError for a name that is not even a readable file."""
     if len(edition) > 1000 or "\x00" in edition:
         _fail("edition", f"{_show(edition)} is not an edition name nor a data file path")
     try:
-        return load_edition(edition)
+        return edition_of_document(edition, sha256, chosen)
+    except DataFileError as exc:
+        text = str(exc)
+        raise DataFileError(text if text.startswith("edition") else f"edition: {text}") from None
     except BarcelonaError:
         raise
     except (OSError, ValueError, RecursionError) as exc:     # a directory, not UTF-8, nested too deeply ...

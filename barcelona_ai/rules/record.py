@@ -4,6 +4,7 @@ same state.
 A record is JSON (``format: barcelona-record``, see docs/records.md):
 
     {"format": "barcelona-record", "version": 1, "engine": "barcelona_ai 0.1.0", "edition": "default",
+     "edition_sha256": "6f0e...",                      # the content of the board data played (tables.content_digest)
      "players": 3,
      "start": {"seed": 7, "setup": "random"}          # or {"position": <a position document>}
      "viewpoint": null,                                # a seat for records kept at a real table (table mode)
@@ -37,6 +38,7 @@ from ..core import CONSTANTS, State, action_id, new_game
 from ..errors import BarcelonaError, IllegalActionError, InvalidRecordError
 from .jsonio import check_depth, parse_json, read_bytes, short_repr, show_path
 from .notation import parse_placement
+from .tables import Edition, edition_of_document, load_edition
 
 C = CONSTANTS
 CLASSES = ("W", "M", "U")
@@ -121,7 +123,7 @@ class GameRecord:
     players: int
     start: dict[str, Any]
     actions: list[dict[str, Any]] = field(default_factory=list)
-    edition: str = "default"
+    edition: Any = "default"                   # what new_game takes: a shipped name, a data-file path or an Edition
     viewpoint: int | None = None
     seats: list[str] | None = None
     result: dict[str, Any] | None = None
@@ -130,7 +132,7 @@ class GameRecord:
 
     # -- building ---------------------------------------------------------------------------------------
     @staticmethod
-    def for_new_game(players: int, seed: int, setup: str = "random", edition: str = "default",
+    def for_new_game(players: int, seed: int, setup: str = "random", edition: Any = "default",
                      seats: list[str] | None = None, viewpoint: int | None = None) -> "GameRecord":
         return GameRecord(players=players, start={"seed": seed, "setup": setup}, edition=edition, seats=seats,
                           viewpoint=viewpoint)
@@ -138,12 +140,12 @@ class GameRecord:
     @staticmethod
     def for_position(state: State, seats: list[str] | None = None, viewpoint: int | None = None) -> "GameRecord":
         return GameRecord(players=state.num_players, start={"position": state.to_json(viewpoint)},
-                          edition=state.edition, seats=seats, viewpoint=viewpoint)
+                          edition=state.game_data.edition, seats=seats, viewpoint=viewpoint)
 
     def initial_state(self, seed: int = 0) -> State:
         if "position" in self.start:
             try:
-                return State.from_json(self.start["position"], seed=seed)
+                return State.from_json(self.start["position"], seed=seed, edition=self.edition)
             except InvalidRecordError:
                 raise
             except BarcelonaError as exc:
@@ -201,9 +203,17 @@ class GameRecord:
         raise AssertionError("unreachable")
 
     # -- JSON -------------------------------------------------------------------------------------------
+    def edition_data(self) -> Edition:
+        """The edition the game is played under (loaded)."""
+        try:
+            return load_edition(self.edition)
+        except BarcelonaError as exc:
+            raise InvalidRecordError(f"edition: {exc}") from None
+
     def to_json(self) -> dict:
-        doc = {"format": "barcelona-record", "version": 1, "engine": self.engine, "edition": self.edition,
-               "players": self.players, "start": self.start, "viewpoint": self.viewpoint,
+        ed = self.edition_data()
+        doc = {"format": "barcelona-record", "version": 1, "engine": self.engine, "edition": ed.name,
+               "edition_sha256": ed.sha256, "players": self.players, "start": self.start, "viewpoint": self.viewpoint,
                "seats": self.seats, "actions": self.actions}
         if self.result is not None:
             doc["result"] = self.result
@@ -220,11 +230,13 @@ class GameRecord:
             f.write(self.dumps() + "\n")
 
     @staticmethod
-    def from_json(doc: Any) -> "GameRecord":
+    def from_json(doc: Any, edition: Any = None) -> "GameRecord":
         """A record from its JSON (a dict or the text): every field is checked, then every entry is replayed
         (it must be legal where it stands) and the fields that state facts about the game (players, seats,
         result) must agree with the replay. Any problem raises InvalidRecordError naming the first wrong field;
-        nothing of `doc` is changed."""
+        nothing of `doc` is changed. `edition` (a name, a data-file path or an Edition) is the edition the
+        reader plays: a record written under another one is refused naming both (tables.edition_of_document);
+        by default, the shipped edition the record names."""
         if isinstance(doc, (str, bytes, bytearray)):
             doc = parse_json(doc, "record", InvalidRecordError)
         else:
@@ -235,17 +247,22 @@ class GameRecord:
             raise InvalidRecordError("format: expected 'barcelona-record'")
         if not _is_int(doc.get("version")) or doc.get("version") != 1:
             raise InvalidRecordError(f"version: {short_repr(doc.get('version'))} is not supported (1)")
-        known = {"format", "version", "engine", "edition", "players", "start", "viewpoint", "seats", "actions",
-                 "result", "resume"}
+        known = {"format", "version", "engine", "edition", "edition_sha256", "players", "start", "viewpoint", "seats",
+                 "actions", "result", "resume"}
         extra = sorted(str(k) for k in set(doc) - known)
         if extra:
             raise InvalidRecordError(f"{_key(extra[0])}: unknown field")
         engine = doc.get("engine", "")
         if not isinstance(engine, str) or len(engine) > MAX_LABEL:
             raise InvalidRecordError(f"engine: expected a text of at most {MAX_LABEL} characters")
-        edition = doc.get("edition", "default")
-        if not isinstance(edition, str) or not 1 <= len(edition) <= 4096:
-            raise InvalidRecordError(f"edition: {short_repr(edition)} is not an edition name or data-file path")
+        written = doc.get("edition", "default")
+        if not isinstance(written, str) or not 1 <= len(written) <= 4096:
+            raise InvalidRecordError(f"edition: {short_repr(written)} is not an edition name or data-file path")
+        try:
+            played = edition_of_document(written, doc.get("edition_sha256"), chosen=edition)
+        except BarcelonaError as exc:
+            text = str(exc)
+            raise InvalidRecordError(text if text.startswith("edition") else f"edition: {text}") from None
         players = doc.get("players")
         if not _is_int(players) or not 2 <= players <= 4:
             raise InvalidRecordError(f"players: {short_repr(players)} is not 2..4")
@@ -290,7 +307,7 @@ class GameRecord:
         resume = doc.get("resume")
         if resume is not None and (not isinstance(resume, str) or len(resume) > MAX_RESUME):
             raise InvalidRecordError(f"resume: expected a text of at most {MAX_RESUME} characters")
-        rec = GameRecord(players=players, start=start, actions=actions, edition=edition, viewpoint=vp,
+        rec = GameRecord(players=players, start=start, actions=actions, edition=played, viewpoint=vp,
                          seats=seats, result=result, engine=engine, resume=resume)
         final = rec._replay_checked()
         if result is not None:
@@ -326,20 +343,16 @@ class GameRecord:
             if pvp is not None and pvp != self.viewpoint:
                 raise InvalidRecordError(f"viewpoint: {short_repr(self.viewpoint)}, but the start position is seen by "
                                          f"player {pvp}")
-            ed = s.game_data.edition
-            if self.edition not in (ed.name, getattr(ed, "source", ed.name)):
-                raise InvalidRecordError(f"edition: {short_repr(self.edition)}, but the start position plays "
-                                         f"edition {short_repr(ed.name)}")
 
     @staticmethod
-    def load(path: str | Path) -> "GameRecord":
+    def load(path: str | Path, edition: Any = None) -> "GameRecord":
         what = f"record {show_path(path)}"
         data = read_bytes(path, what, InvalidRecordError)
         doc = parse_json(data, what, InvalidRecordError)
         if isinstance(doc, dict) and doc.get("format") == "barcelona-position":
             raise InvalidRecordError(f"{show_path(path)} is a position, not a game record: start from it with "
                                      "'table --position FILE', or ask 'hint FILE' / 'analyse FILE'")
-        return GameRecord.from_json(doc)
+        return GameRecord.from_json(doc, edition)
 
 
 def numbered_paths(folder: str | Path, count: int, force: bool = False, stem: str = "game") -> list[Path]:

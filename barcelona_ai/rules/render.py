@@ -15,8 +15,8 @@ from typing import Any
 from ..core import CONSTANTS as C
 from ..core import SOURCES, register_text_services
 from .tables import ACTION_KINDS, CONDITIONS, GRANT_KINDS, space_name
-from .words import (condition_name, condition_text, effect_words, grant_words, public_service_name, source_words,
-                    tile_names)
+from .words import (condition_name, condition_text, edition_words, effect_words, grant_words, public_service_name,
+                    source_words, tile_names)
 
 CLASS_LETTERS = ("W", "M", "U")
 WIDTH = 70
@@ -465,7 +465,7 @@ def render_state(state: Any, marks: dict | None = None) -> str:
     markers on the grid: <...> around a street tile or a building, '<' right of a crossing, that changed."""
     v = _View(state, marks)
     sv = v.sv
-    head = (f"Barcelona, {v.n} players, edition {state.edition}; round {sv.round_number}"
+    head = (f"Barcelona, {v.n} players, {edition_words(state)}; round {sv.round_number}"
             + ("; END TRIGGERED" if sv.end_triggered else ""))
     out = [head, ""]
     out += _grid(v)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import InvalidPositionError
 from .jsonio import read_bytes, short_repr, show_path
@@ -58,23 +59,25 @@ class TableSetup:
     services: list[str] | None = None    # 5 type names
     hand: list[int] | None = None        # 2 class ids
     texts: dict = field(default_factory=dict, compare=False)   # the text each field was given as
+    edition: Any = field(default="default", compare=False)      # the board: a name, a data-file path, an Edition
 
     def missing(self) -> list[str]:
         return [f for f in FIELDS if getattr(self, f) is None]
 
     def summary(self) -> list[str]:
         """The setup in its text form, one field a line (what a setup file holds)."""
-        return [f"{f}: {format_field(f, getattr(self, f))}" for f in FIELDS if getattr(self, f) is not None]
+        return [f"{f}: {format_field(f, getattr(self, f), self.edition)}" for f in FIELDS
+                if getattr(self, f) is not None]
 
 
 # ---------------------------------------------------------------------------------------------------------------
 # names
 
 class _Names:
-    """The component names of the default edition, and their short forms."""
+    """The component names of one edition, and their short forms."""
 
-    def __init__(self):
-        t = load_edition("default").t
+    def __init__(self, edition="default"):
+        t = load_edition(edition).t
         ids = [name.split()[0] for name in t["cond_names"]]
         self.codes = ids                                           # every condition, in the data file's order
         kinds = [CONDITIONS[k] for k in t["cond_kind"]]
@@ -152,14 +155,15 @@ def _unique_words(names: list[str]) -> dict[str, str]:
     return {w: n for n in names for w in n.split("_") if count[w] == 1}
 
 
-_NAMES: _Names | None = None
+_NAMES: dict[str, _Names] = {}
 
 
-def names() -> _Names:
-    global _NAMES
-    if _NAMES is None:
-        _NAMES = _Names()
-    return _NAMES
+def names(edition="default") -> _Names:
+    """The names of `edition`'s components (a name, a data-file path or a tables.Edition), built once each."""
+    ed = load_edition(edition)
+    if ed.sha256 not in _NAMES:
+        _NAMES[ed.sha256] = _Names(ed)
+    return _NAMES[ed.sha256]
 
 
 def service_short(name: str) -> str:
@@ -218,9 +222,9 @@ def _int_field(text: str, where: str, lo: int, hi: int) -> int:
     return v
 
 
-def parse_actions(text: str) -> dict:
+def parse_actions(text: str, edition="default") -> dict:
     """'printed' or 11 tiles: vertical streets c0..c4, horizontal streets r0..r4, the diagonal (R11)."""
-    nm = names()
+    nm = names(edition)
     toks = _tokens(text)
     if [t.lower() for t in toks] == ["printed"]:
         tiles = [ACTION_KINDS[k] for k in nm.printed]          # the edition's printed_setup, in space order
@@ -233,9 +237,8 @@ def parse_actions(text: str) -> dict:
     return {"vertical": tiles[:5], "horizontal": tiles[5:10], "diagonal": tiles[10]}
 
 
-def _parse_tiles(text: str, field: str, count: int, what: str, example: str, pool, kind: str, rule: str):
+def _parse_tiles(text: str, field: str, count: int, what: str, example: str, pool, kind: str, nm: _Names):
     """`count` distinct tiles of `pool` named in `text` (the field `field` of the setup)."""
-    nm = names()
     toks = _tile_tokens(text)
     _count(toks, count, field, f"{what}, separated by commas", example)
     tiles = [nm.tile(t, f"{field}[{i + 1}]", pool, kind) for i, t in enumerate(toks)]
@@ -243,21 +246,24 @@ def _parse_tiles(text: str, field: str, count: int, what: str, example: str, poo
     return tiles
 
 
-def parse_cerda(text: str) -> list[str]:
+def parse_cerda(text: str, edition="default") -> list[str]:
+    """The Cerdà Scoring tiles of sections 1-3 (R14)."""
+    nm = names(edition)
     return _parse_tiles(text, "cerda", 3, "Cerdà Scoring tiles, sections 1 to 3",
-                        "Line of blocks, Coins in Warehouse, Cobblestones placed", names().cerda,
-                        "Cerdà Scoring tile", "R14")
+                        "Line of blocks, Coins in Warehouse, Cobblestones placed", nm.cerda,
+                        "Cerdà Scoring tile", nm)
 
 
-def parse_display(text: str) -> list[str]:
-    nm = names()
+def parse_display(text: str, edition="default") -> list[str]:
+    """The Modernisme tiles on the display (R16)."""
+    nm = names(edition)
     return _parse_tiles(text, "display", nm.display_size, "Modernisme tiles on the display",
                         "Public Services built, Narrow Streets placed, Markers in top position, Modernisme tiles",
-                        nm.modernisme, "Modernisme tile", "R16")
+                        nm.modernisme, "Modernisme tile", nm)
 
 
-def parse_services(text: str) -> list[str]:
-    nm = names()
+def parse_services(text: str, edition="default") -> list[str]:
+    nm = names(edition)
     toks = [t.strip() for t in re.split(r"[,;]", text) if t.strip()] if re.search(r"[,;]", text) else _tokens(text)
     _count(toks, nm.in_play, "services", "Public Service types in play",
            " ".join(service_short(s) for s in nm.services[:nm.in_play]))
@@ -266,7 +272,7 @@ def parse_services(text: str) -> list[str]:
     return types
 
 
-def parse_hand(text: str) -> list[int]:
+def parse_hand(text: str, edition="default") -> list[int]:
     """Two citizens: 'W M', 'WM', 'W/M', 'working middle' (R32)."""
     toks = _tokens(text)
     if len(toks) == 1 and re.fullmatch(r"[wmu]{2}", toks[0], re.I):
@@ -281,21 +287,21 @@ def parse_hand(text: str) -> list[int]:
     return sorted(out)
 
 
-PARSERS = {"players": lambda t: _int_field(t, "players", 2, 4), "actions": parse_actions, "cerda": parse_cerda,
-           "display": parse_display, "services": parse_services, "hand": parse_hand}
+PARSERS = {"players": lambda t, _ed: _int_field(t, "players", 2, 4), "actions": parse_actions,
+           "cerda": parse_cerda, "display": parse_display, "services": parse_services, "hand": parse_hand}
 
 
-def parse_field(name: str, text: str, players: int | None = None) -> object:
-    """One field from its text form; SetupError names the field."""
+def parse_field(name: str, text: str, players: int | None = None, edition="default") -> object:
+    """One field from its text form, in `edition`'s names; SetupError names the field."""
     if name == "seat":
         hi = 3 if players is None else players - 1
         return _int_field(text, "seat", 0, hi)
     if name not in PARSERS:
         raise SetupError(f"{short_repr(name)} is not a setup field ({', '.join(FIELDS)})")
-    return PARSERS[name](text)
+    return PARSERS[name](text, edition)
 
 
-def format_field(name: str, value) -> str:
+def format_field(name: str, value, edition="default") -> str:
     """The text form of a parsed field (parse_field(name, format_field(name, v)) == v)."""
     if name in ("players", "seat"):
         return str(value)
@@ -306,7 +312,7 @@ def format_field(name: str, value) -> str:
         return " ".join(service_short(s) for s in value)
     if name == "hand":
         return " ".join(CLASS_LETTERS[k] for k in value)
-    return ", ".join(names().tile_name[t] for t in value)
+    return ", ".join(names(edition).tile_name[t] for t in value)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -315,10 +321,11 @@ def format_field(name: str, value) -> str:
 def set_field(setup: TableSetup, name: str, text: str) -> None:
     """Parse `text` into `setup`'s field `name` (a seat is checked against the player count when known); a
     field given twice must agree."""
-    value = parse_field(name, text, setup.players)
+    value = parse_field(name, text, setup.players, setup.edition)
     old = getattr(setup, name)
     if old is not None and old != value:
-        raise SetupError(f"{name}: given as {format_field(name, old)!r} and as {format_field(name, value)!r}")
+        raise SetupError(f"{name}: given as {format_field(name, old, setup.edition)!r} and as "
+                         f"{format_field(name, value, setup.edition)!r}")
     if name == "players" and setup.seat is not None and setup.seat >= value:
         raise SetupError(f"seat: no seat {setup.seat} in a {value}-player game (seats are 0..{value - 1})")
     setattr(setup, name, value)
@@ -361,8 +368,8 @@ def check_setup(setup: TableSetup) -> None:
                          f"(seats are 0..{setup.players - 1})")
     twins = [t for t in setup.display if t in setup.cerda]
     if twins:
-        raise SetupError(f"display: {names().tile_name[twins[0]]} is also a Cerdà Scoring tile in play; its "
-                         "Modernisme twin went back to the box at the setup, so it cannot be on the display")
+        raise SetupError(f"display: {names(setup.edition).tile_name[twins[0]]} is also a Cerdà Scoring tile in "
+                         "play; its Modernisme twin went back to the box at the setup, so it cannot be on the display")
 
 
 def setup_document(setup: TableSetup) -> dict:
@@ -370,7 +377,7 @@ def setup_document(setup: TableSetup) -> dict:
     the other hands hidden, the unseen citizens and the Modernisme stack what is nowhere else."""
     from ..core import new_game
     check_setup(setup)
-    doc = new_game(setup.players, seed=0, setup="printed").to_json(viewpoint=setup.seat)
+    doc = new_game(setup.players, seed=0, setup="printed", edition=setup.edition).to_json(viewpoint=setup.seat)
     doc["action_tiles"] = {k: (list(v) if isinstance(v, list) else v) for k, v in setup.actions.items()}
     doc["cerda_tiles"] = [{"tile": t, "scored": False} for t in setup.cerda]
     doc["modernisme"] = {"display": list(setup.display), "discard": []}
@@ -410,15 +417,15 @@ def prompt(name: str, setup: TableSetup) -> str:
     text = PROMPTS[name]
     if name == "seat" and setup.players:
         text = f"Your seat (0 = the first player) [0-{setup.players - 1}]"
-    nm = names()
+    nm = names(setup.edition)
     pool = nm.cerda if name == "cerda" else nm.modernisme
     return text.format(services=", ".join(service_short(s) for s in nm.services), tiles=nm.tile_list(pool))
 
 
-def choices(name: str) -> list[dict] | None:
+def choices(name: str, edition="default") -> list[dict] | None:
     """What a picker offers for setup field `name` (the web board's form): [{"value", "name", "text"}] for the
-    tile and Public Service fields, in the prompt's order; None for the others."""
-    nm = names()
+    tile and Public Service fields of `edition`, in the prompt's order; None for the others."""
+    nm = names(edition)
     if name in ("cerda", "display"):
         pool = nm.cerda if name == "cerda" else nm.modernisme
         return [{"value": str(_number(c)), "code": c, "name": nm.tile_name[c], "text": nm.tile_text[c]}

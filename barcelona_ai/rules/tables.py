@@ -13,6 +13,8 @@ horizontal ``r`` = 5..9, diagonal = 10. Building spaces: block rows ``j`` then c
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from importlib import resources
@@ -77,8 +79,27 @@ class Edition:
     name: str
     raw: dict
     source: str = "default"            # what load_edition() was given: a built-in name or a file path
+    sha256: str = ""                   # of the file's content (content_digest): what records and positions name
     effect_lists: list[list[tuple[int, int]]] = field(default_factory=list)
     t: dict[str, Any] = field(default_factory=dict)   # every table, by the name core.pyx reads
+
+    @property
+    def label(self) -> str:
+        """How a person sees the edition: its name and the start of its content digest."""
+        return edition_label(self.name, self.sha256)
+
+
+def edition_label(name: str, sha256: str | None) -> str:
+    """'edition "default" (board data 1a2b3c4d)': the name and, when known, the first digits of the digest."""
+    shown = short_repr(name) if not isinstance(name, str) or len(name) > 64 else f'"{name}"'
+    return f"edition {shown}" + (f" (board data {sha256[:8]})" if sha256 else "")
+
+
+def content_digest(doc: Any) -> str:
+    """The sha256 of a data document's content (canonical JSON: keys sorted, no spaces), hex: two files with the
+    same numbers have the same digest whatever their layout, and one changed number changes it."""
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 class _Builder:
@@ -200,8 +221,11 @@ def _edition_name(path: Path):
 _CACHE: dict[str, Edition] = {}
 
 
-def load_edition(edition: str | Path = "default") -> Edition:
-    """Load a built-in edition by name, or a data file by path; validated, cached by resolved path."""
+def load_edition(edition: "str | Path | Edition" = "default") -> Edition:
+    """Load a built-in edition by name, or a data file by path; validated, cached by resolved path. An Edition
+    is returned as it is."""
+    if isinstance(edition, Edition):
+        return edition
     if isinstance(edition, Path) or (isinstance(edition, str) and edition.endswith(".json")):
         if len(str(edition)) > 4096:
             raise DataFileError(f"data file {show_path(edition)}: the path is too long")
@@ -232,6 +256,41 @@ def load_edition(edition: str | Path = "default") -> Edition:
     return ed
 
 
+def edition_of_document(written: Any, sha256: Any = None, chosen: "str | Path | Edition | None" = None) -> Edition:
+    """The edition a position or record document was written under, checked against the reader's choice.
+
+    `written` is the document's "edition" (a name; documents written before editions carried a digest may hold
+    a data-file path instead), `sha256` its "edition_sha256" (None in those older documents). With `chosen`
+    (what the reader was told to play: a name, a data-file path or an Edition) the document must have been
+    written under that edition: the same content when it names a digest, the same name otherwise. Without, the
+    document's own edition is loaded: a shipped one, whose content must match the digest. Anything else raises
+    DataFileError naming both editions."""
+    if not isinstance(written, str) or not 1 <= len(written) <= 4096 or "\x00" in written:
+        raise DataFileError(f"{short_repr(written)} is not an edition name")
+    if sha256 is not None and (not isinstance(sha256, str) or not re.fullmatch(r"[0-9a-f]{64}", sha256)):
+        raise DataFileError(f"edition_sha256: {short_repr(sha256)} is not a sha256 digest (64 hex digits)")
+    if chosen is not None:
+        ed = load_edition(chosen)
+        same = ed.sha256 == sha256 if sha256 is not None else written in (ed.name, ed.source)
+        if not same:
+            raise DataFileError(f"the game was played under {edition_label(written, sha256)}, not under "
+                                f"{ed.label}")
+        return ed
+    if sha256 is None:
+        return load_edition(written)
+    shipped = available_editions()
+    if written not in shipped:
+        raise DataFileError(f"the game was played under {edition_label(written, sha256)}, which is not shipped "
+                            f"(shipped: {', '.join(shipped)}): read it with that edition's data file "
+                            "(--edition FILE)")
+    ed = load_edition(written)
+    if ed.sha256 != sha256:
+        raise DataFileError(f"the game was played under {edition_label(written, sha256)}, and the shipped "
+                            f"{ed.label} differs from it: read it with the data file it was played with "
+                            "(--edition FILE)")
+    return ed
+
+
 def build_edition(doc: Any, source: str = "<data>") -> Edition:
     """Validate a parsed data document and derive every table the core needs.
 
@@ -241,6 +300,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     check_depth(doc, f"{source}: field ''", DataFileError)
     if not isinstance(doc, dict):
         b.fail("", "the data file must hold a JSON object")
+    digest = content_digest(doc)
     t: dict[str, Any] = {}
     name = b.get(doc, "edition", "", str)
     if not 1 <= len(name) <= 64 or not name.isprintable():
@@ -262,7 +322,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     _read_buildings(b, doc, t)
     _read_public_services(b, doc, t)
     _construction_options(b, t)
-    ed = Edition(name=name, raw=doc, effect_lists=b.lists, t=t)
+    ed = Edition(name=name, raw=doc, sha256=digest, effect_lists=b.lists, t=t)
     if len(b.lists) > 250:
         b.fail("", "too many distinct effect lists")
     return ed

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
-from .tables import CONDITIONS
+from .tables import CONDITIONS, available_editions, edition_label, load_edition
 
 __all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WORDS", "TO_COME_WORDS", "CLASS_WORDS",
            "breakdown_words", "COORDINATES", "amount",
            "condition_name", "condition_text", "tile_names", "public_service_name", "public_service_text",
-           "effect_words", "effect_short", "grant_words", "source_words"]
+           "effect_words", "effect_short", "grant_words", "source_words", "edition_words"]
 
 # condition -> (name, the Appendix's text with {vp} for its VP)
 CONDITION_WORDS = {
@@ -92,6 +92,14 @@ CLASS_WORDS = ("Working", "Middle", "Upper")
 # How every coordinate a player reads is written (the text board's c0..c4 / r0..r4 and the notation).
 COORDINATES = ("coordinates: a crossing is (column,row), 0-4 from the top left; a street V(c,r) runs down and "
                "H(c,r) across from crossing (c,r), D(k) on the diagonal; a Sidewalk space is r(row)c(column)")
+
+
+def edition_words(state_or_edition) -> str:
+    """The board a game is played on, as a person reads it: 'edition "default"' for a shipped edition, and for a
+    data file also the start of its content digest, which tells two files of one name apart."""
+    ed = getattr(getattr(state_or_edition, "game_data", None), "edition", state_or_edition)
+    shipped = ed.name in available_editions() and load_edition(ed.name).sha256 == ed.sha256
+    return edition_label(ed.name, None if shipped else ed.sha256)
 
 
 def condition_name(kind: str) -> str:

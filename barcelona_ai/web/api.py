@@ -50,7 +50,8 @@ from ..workflows.session import (CLASS_NAMES, Session, draw_entry, hidden_draw_e
 from ..rules.explain import preview, why_illegal
 from ..rules.render import decision_words
 from ..rules.table_setup import COMPONENT_FIELDS, SetupError, TableSetup, check_setup, choices, prompt, set_field
-from ..rules.tables import available_editions
+from ..rules.tables import Edition, available_editions, load_edition
+from ..rules.words import edition_words
 from .table_entry import choice_words, placement_picker, placement_refusal, proposal
 
 __all__ = ["WebRequestError", "GameNotFound", "NotNow", "Games", "WebGame", "game_document", "action_target",
@@ -101,21 +102,56 @@ def _check_keys(doc: Any, allowed: set[str], what: str) -> dict:
 # ---------------------------------------------------------------------------------------------------------------
 # games
 
-NEW_GAME_FIELDS = {"mode", "players", "seat", "seed", "iterations", "hint_iterations", "record", "position", "setup"}
+NEW_GAME_FIELDS = {"mode", "players", "seat", "seed", "iterations", "hint_iterations", "record", "position", "setup",
+                   "edition"}
 SETUP_FIELDS = COMPONENT_FIELDS          # a real table's setup, as `barcelona-ai table` asks it
 
 
-def table_setup_fields() -> list[dict]:
-    """The fields of a real table's setup with the prompts `barcelona-ai table` asks them with (table_setup)."""
-    return [{"name": name, "prompt": prompt(name, TableSetup()), "choices": choices(name)} for name in SETUP_FIELDS]
+def table_setup_fields(edition="default") -> list[dict]:
+    """The fields of a real table's setup with the prompts `barcelona-ai table` asks them with (table_setup), in
+    `edition`'s names."""
+    return [{"name": name, "prompt": prompt(name, TableSetup(edition=edition)), "choices": choices(name, edition)}
+            for name in SETUP_FIELDS]
 
 
-def _table_setup(doc: dict, players: int | None, seat: int | None):
+class Editions:
+    """The editions a server plays, by name: the shipped ones and the one it was started with (serve --edition),
+    which is the default of new games. A request names an edition, never a path (a path would let a request
+    probe the server's files)."""
+
+    def __init__(self, edition=None):
+        self.by_name = {name: load_edition(name) for name in available_editions()}
+        chosen = load_edition(edition or "default")
+        self.by_name[chosen.name] = chosen
+        self.default = chosen.name
+
+    def named(self, value: Any, field: str) -> Edition:
+        """The edition a request's `field` names (None: the server's default)."""
+        if value is None:
+            return self.by_name[self.default]
+        if not isinstance(value, str) or value not in self.by_name:
+            raise WebRequestError(f"{field}: the web board plays the editions {', '.join(sorted(self.by_name))}, "
+                                  f"not {repr(value)[:60]}")
+        return self.by_name[value]
+
+    def of_document(self, doc: dict, field: str) -> Edition:
+        """The edition a record or position document sent to the server names (its reader then checks the
+        document's content digest against it)."""
+        return self.named(doc.get("edition", "default"), f"{field}.edition")
+
+    def listing(self) -> dict:
+        """What the page's menu offers: each edition's name and how a player reads it, and the default."""
+        return {"default": self.default,
+                "editions": [{"name": n, "words": edition_words(ed)} for n, ed in sorted(self.by_name.items())]}
+
+
+def _table_setup(doc: dict, players: int | None, seat: int | None, edition="default"):
     """The table_setup.TableSetup of the new game's "setup" (each field the text `table` takes), or None."""
     value = _dict_field(doc, "setup")
     if value is None:
         return None
-    setup = TableSetup(players=4 if players is None else players, seat=0 if seat is None else seat)
+    setup = TableSetup(players=4 if players is None else players, seat=0 if seat is None else seat,
+                       edition=edition)
     for name, text in value.items():
         if name not in SETUP_FIELDS:
             raise WebRequestError(f"setup.{name}: not a setup field ({', '.join(SETUP_FIELDS)})")
@@ -371,8 +407,10 @@ class _Store:
 class Games(_Store):
     """The server's games."""
 
-    def __init__(self, max_games: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS):
+    def __init__(self, max_games: int = MAX_GAMES, idle_seconds: float = IDLE_SECONDS,
+                 editions: Editions | None = None):
         super().__init__("game", max_games, idle_seconds)
+        self.editions = editions or Editions()
 
     def dropped(self, item: WebGame) -> None:
         item.stop_analysis()
@@ -380,7 +418,8 @@ class Games(_Store):
     def create(self, doc: Any) -> WebGame:
         """A new game from the page's options (NEW_GAME_FIELDS): mode 'play' (against the engine) or 'table'
         (a game at a real table, from the seat's view); players, seat, seed; the engine's iterations a
-        decision and a hint's; a record to continue or (table) a position to start from."""
+        decision and a hint's; a record to continue or (table) a position to start from; the edition (a name
+        of Editions: the server's default when absent)."""
         doc = _check_keys(doc, NEW_GAME_FIELDS, "the new game")
         mode = doc.get("mode", "play")
         if mode not in ("play", "table"):
@@ -391,10 +430,11 @@ class Games(_Store):
         limit = Limit(iterations=int_field(doc, "iterations", 1, MAX_ITERATIONS, DEFAULT_ITERATIONS))
         hint_limit = Limit(iterations=int_field(doc, "hint_iterations", 1, MAX_ITERATIONS,
                                                  DEFAULT_HINT_ITERATIONS))
-        record = _record_field(doc)
+        edition = self.editions.named(doc.get("edition"), "edition")
+        record = _record_field(doc, self.editions, doc.get("edition") is not None and edition)
         position = _dict_field(doc, "position")
         if position is not None:
-            _shipped_edition(position, "position")
+            edition = _position_edition(self.editions, position, doc.get("edition") is not None and edition)
         if record is not None and seat is None:
             seat = record.viewpoint                      # a record kept by a seat continues from that seat
         if mode == "play":
@@ -403,33 +443,35 @@ class Games(_Store):
                     raise WebRequestError(f"{name}: a game against the engine starts from a new game or a record; "
                                           f"start a table game from a {name}")
             sess = play_session(0 if seat is None else seat, limit, players=players, seed=seed, load=record,
-                                hint_limit=hint_limit)
+                                hint_limit=hint_limit, edition=edition)
         else:
-            table = _table_setup(doc, players, seat)
+            table = _table_setup(doc, players, seat, edition)
             sess = table_session(seat, hint_limit, players=players, seed=seed, load=record, position=position,
-                                 table=table)
+                                 table=table, edition=edition)
         game = WebGame(self.new_id(), sess)
         self.add(game)
         return game
 
 
-def _shipped_edition(doc: dict, name: str) -> None:
-    """A record or position sent to the server names one of the shipped editions (by name, never a path: a path
-    would let a request probe the server's files)."""
-    edition = doc.get("edition", "default")
-    if not isinstance(edition, str) or edition not in available_editions():
-        shown = repr(edition)[:60]
-        raise WebRequestError(f"{name}.edition: the web board plays the shipped editions "
-                              f"({', '.join(available_editions())}), not {shown}")
+def _position_edition(editions: Editions, position: dict, chosen) -> Edition:
+    """The edition of a position sent with a new game: the one it names, which must be the request's `chosen`
+    edition when it names one (False: it names none)."""
+    named = editions.of_document(position, "position")
+    if chosen and named is not chosen:
+        raise WebRequestError(f"position.edition: the position was written under {edition_words(named)}, not "
+                              f"under {edition_words(chosen)}")
+    return named
 
 
-def _record_field(doc: dict) -> GameRecord | None:
+def _record_field(doc: dict, editions: Editions, chosen=False) -> GameRecord | None:
+    """The record a new game continues, read under the edition it names (which must be the request's `chosen`
+    one when it names one)."""
     value = _dict_field(doc, "record")
     if value is None:
         return None
-    _shipped_edition(value, "record")
+    named = editions.of_document(value, "record")
     try:
-        return GameRecord.from_json(value)
+        return GameRecord.from_json(value, chosen or named)
     except InvalidRecordError as exc:
         raise WebRequestError(f"record: {exc}") from None
 
@@ -508,6 +550,7 @@ def game_document(game: WebGame) -> dict:
         "id": game.id, "mode": sess.mode, "seat": sess.seat, "players": s.num_players, "names": sess.names,
         "waiting": waiting, "to_move": view.current_player if view.current_player >= 0 else None,
         "caption": caption, "round": view.round_number,
+        "edition": {"name": s.edition, "words": edition_words(s)},
         "svg": board_svg(s, viewpoint, sess.board_marks(), caption, you=sess.seat),
         "legal": legal, "can_undo": any(sess.typed),
         "scores": [pl.score for pl in view.players],
@@ -562,17 +605,18 @@ def analysis_document(analysis, seat: int) -> dict:
 # the board editor: a position document drawn as the reader loads it
 
 POSITION_FIELDS = {"position"}
-FRESH_FIELDS = {"players", "seat", "seed"}
+FRESH_FIELDS = {"players", "seat", "seed", "edition"}
 
 
-def fresh_position(doc: Any) -> dict:
-    """A new game's setup (new_game(players, seed)) as the position document `seat` would write of it (its
-    viewpoint form: the other hands hidden), for the board editor to start from."""
+def fresh_position(doc: Any, editions: Editions | None = None) -> dict:
+    """A new game's setup (new_game(players, seed, edition)) as the position document `seat` would write of it
+    (its viewpoint form: the other hands hidden), for the board editor to start from."""
     doc = _check_keys(doc, FRESH_FIELDS, "the setup")
     players = int_field(doc, "players", 2, 4, 2)
     seat = int_field(doc, "seat", 0, players - 1, 0)
     seed = int_field(doc, "seed", 0, 2**63 - 1, 0)
-    return {"position": new_game(players, seed=seed).to_json(viewpoint=seat)}
+    edition = (editions or Editions()).named(doc.get("edition"), "edition")
+    return {"position": new_game(players, seed=seed, edition=edition).to_json(viewpoint=seat)}
 
 
 _RULE = r"(?:see )?[RA]\d+(?: steps? [\d-]+)?"
@@ -584,7 +628,7 @@ def _without_rule_numbers(text: str) -> str:
     return re.sub(rf"(?:, {_RULE})+(?=\))", "", text)
 
 
-def position_board(doc: Any) -> dict:
+def position_board(doc: Any, editions: Editions | None = None) -> dict:
     """A position document read as a game would start from it (State.from_json, docs/positions.md; a refusal
     is the reader's message) and drawn from its viewpoint, with the names the document gives the board's
     street and building spaces (by their data-target index)."""
@@ -592,9 +636,9 @@ def position_board(doc: Any) -> dict:
     position = _dict_field(doc, "position")
     if position is None:
         raise WebRequestError("position: the board editor sends the position document to draw")
-    _shipped_edition(position, "position")
+    edition = (editions or Editions()).of_document(position, "position")
     try:
-        state = State.from_json(position, seed=0)
+        state = State.from_json(position, seed=0, edition=edition)
     except BarcelonaError as exc:              # the reader's words, without the rulebook's paragraph numbers
         raise WebRequestError(_without_rule_numbers(str(exc))) from None
     vp = position.get("viewpoint")
@@ -682,9 +726,10 @@ class Reviews(_Store):
     def dropped(self, item: ReviewJob) -> None:
         item.stop()
 
-    def start(self, doc: Any) -> ReviewJob:
+    def start(self, doc: Any, editions: Editions | None = None) -> ReviewJob:
+        """A review of the request's record (read under the edition it names, one of `editions`)."""
         doc = _check_keys(doc, REVIEW_FIELDS, "the review")
-        record = _record_field(doc)
+        record = _record_field(doc, editions or Editions())
         if record is None:
             raise WebRequestError("record: a review needs the game record to review")
         iterations = int_field(doc, "iterations", 1, MAX_ITERATIONS, 500)

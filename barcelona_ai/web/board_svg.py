@@ -21,7 +21,7 @@ import textwrap
 from ..core import SOURCES
 from ..rules.render import ACTION_CODES, CLASS_LETTERS, section_ends
 from ..rules.tables import ACTION_KINDS, CONDITIONS, space_name
-from ..rules.words import (condition_name, condition_text, effect_short, effect_words, grant_words,
+from ..rules.words import (condition_name, condition_text, edition_words, effect_short, effect_words, grant_words,
                            public_service_name, public_service_text, source_words, tile_names)
 
 __all__ = ["board_svg", "PLAYER_COLOURS", "CLASS_COLOURS", "WIDTH", "HEIGHT"]
@@ -424,6 +424,7 @@ def board_svg(state: Any, viewpoint: int | None = None, marks: dict | None = Non
             f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#faf7f0"/>')
     if caption:
         pic.add(_text(20, 24, caption, 15, weight="bold", cls="caption"))
+    pic.add(_text(WIDTH - 20, 24, f"Board: {edition_words(state)}", 12, anchor="end", fill="#555", cls="edition"))
     _blocks(pic)
     _streets(pic)
     _crossings(pic)

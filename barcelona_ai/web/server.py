@@ -48,9 +48,9 @@ from starlette.routing import Route
 from ..errors import BarcelonaError
 from ..rules.jsonio import parse_json
 from ..search.levels import DEFAULT_LEVEL, LEVELS
-from .api import (MAX_ITERATIONS, GameNotFound, Games, NotNow, Reviews, WebRequestError, analysis_document,
-                     fresh_position, game_document, int_field, position_board, position_document, record_document,
-                     table_setup_fields)
+from .api import (MAX_ITERATIONS, Editions, GameNotFound, Games, NotNow, Reviews, WebRequestError,
+                     analysis_document, fresh_position, game_document, int_field, position_board, position_document,
+                     record_document, table_setup_fields)
 from .guard import RequestGuard, is_loopback
 
 __all__ = ["create_app", "serve", "STATIC_FILES"]
@@ -130,7 +130,8 @@ class _Endpoints:
             game.lock.release()
 
     def setup_fields(self, request, body):
-        return {"fields": table_setup_fields()}
+        editions = self.games.editions
+        return {"fields": table_setup_fields(editions.by_name[editions.default]), **editions.listing()}
 
     def new_game(self, request, body):
         return game_document(self.games.create(body))
@@ -171,13 +172,13 @@ class _Endpoints:
         return self.locked(request, position_document)
 
     def new_position(self, request, body):
-        return fresh_position(body)
+        return fresh_position(body, self.games.editions)
 
     def position_board(self, request, body):
-        return position_board(body)
+        return position_board(body, self.games.editions)
 
     def new_review(self, request, body):
-        return self.reviews.start(body).document()
+        return self.reviews.start(body, self.games.editions).document()
 
     def show_review(self, request, body):
         return self.reviews.get(request.path_params["rid"]).document()
@@ -313,10 +314,11 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> None:
-    """Run the web board until Ctrl-C."""
+def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning", edition=None) -> None:
+    """Run the web board until Ctrl-C; `edition` (a name, a data-file path or a tables.Edition) is the board of
+    new games, offered beside the shipped editions."""
     import uvicorn
-    app = create_app(host=host)
+    app = create_app(games=Games(editions=Editions(edition)), host=host)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, limit_concurrency=MAX_CONNECTIONS,
                             timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS)
     sock = _listening_socket(host, port)

@@ -32,6 +32,7 @@ from ..errors import BarcelonaError, PlayerCountError
 from .playout import play_out
 from .progress import bar
 from ..rules.record import GameRecord, numbered_paths
+from ..rules.tables import load_edition
 from ..search.running import mix_seed
 
 MAX_GAMES = 100_000
@@ -216,11 +217,13 @@ def chance_rng(setup_seed: int, bot_seed: int) -> random.Random:
     return random.Random(mix_seed(setup_seed, bot_seed))
 
 
-def play_game(specs: list[str], setup_seed: int, bot_seed: int, record: bool = False) -> dict:
-    """One game; specs[i] plays seat i. Returns scores, returns, places (1 = first, after the tie-breakers of
-    R127) and the number of decisions; with `record`, the game record too (JSON, docs/records.md)."""
-    s = State.new(len(specs), setup_seed)
-    rec = GameRecord.for_new_game(len(specs), setup_seed, seats=list(specs)) if record else None
+def play_game(specs: list[str], setup_seed: int, bot_seed: int, record: bool = False, edition="default") -> dict:
+    """One game on `edition`'s board; specs[i] plays seat i. Returns scores, returns, places (1 = first, after
+    the tie-breakers of R127) and the number of decisions; with `record`, the game record too (JSON,
+    docs/records.md)."""
+    s = State.new(len(specs), setup_seed, edition)
+    rec = GameRecord.for_new_game(len(specs), setup_seed, seats=list(specs),
+                                  edition=s.game_data.edition) if record else None
     decisions = play_out(s, game_bots(specs, bot_seed), chance_rng(setup_seed, bot_seed),
                          on_step=rec.add if rec else None)
     out = {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "decisions": decisions}
@@ -231,8 +234,8 @@ def play_game(specs: list[str], setup_seed: int, bot_seed: int, record: bool = F
 
 
 def _job(args):
-    specs, setup_seed, bot_seed, cand_seat, record = args
-    r = play_game(specs, setup_seed, bot_seed, record)
+    specs, setup_seed, bot_seed, cand_seat, record, edition = args
+    r = play_game(specs, setup_seed, bot_seed, record, edition)
     r["cand_seat"] = cand_seat
     return r
 
@@ -248,9 +251,9 @@ def rotation_note(players: int, games: int) -> str | None:
             f"advantage does not cancel); use a multiple of {players} games")
 
 
-def _save(result: dict, path) -> None:
+def _save(result: dict, path, edition) -> None:
     """Write one game's record (never over an existing file)."""
-    rec = GameRecord.from_json(result.pop("record"))
+    rec = GameRecord.from_json(result.pop("record"), edition)
     try:
         write_record(rec, path, overwrite=False)
     except OSError as exc:
@@ -259,8 +262,8 @@ def _save(result: dict, path) -> None:
 
 def _saved_result(path: Path, job: tuple) -> dict:
     """The result of a game of the run whose record is already at `path` (a resumed run), from its replay."""
-    specs, setup_seed, _bot_seed, cand_seat, _record = job
-    rec = GameRecord.load(path)
+    specs, setup_seed, _bot_seed, cand_seat, _record, edition = job
+    rec = GameRecord.load(path, edition)
     if rec.seats != specs or rec.start.get("seed") != setup_seed:
         raise BarcelonaError(f"--resume: {path} is not the game of this match it should be (seats "
                              f"{', '.join(specs)}, setup seed {setup_seed}); was the folder changed?")
@@ -268,28 +271,32 @@ def _saved_result(path: Path, job: tuple) -> dict:
     return {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "cand_seat": cand_seat}
 
 
-def match_jobs(candidate: str, opponent: str, players: int, games: int, seed: int, record: bool) -> list[tuple]:
-    """The games of a match: (specs, setup seed, bot seed, the candidate's seat, record) each, the candidate's
-    seat rotating game by game over each seeded setup."""
+def match_jobs(candidate: str, opponent: str, players: int, games: int, seed: int, record: bool,
+               edition=None) -> list[tuple]:
+    """The games of a match: (specs, setup seed, bot seed, the candidate's seat, record, edition) each, the
+    candidate's seat rotating game by game over each seeded setup. `edition`: the board (a tables.Edition, a
+    name or a path; None: default, and saved records are read under the edition they name)."""
     jobs = []
     for g in range(games):
         seat = g % players
         specs = [opponent] * players
         specs[seat] = candidate
-        jobs.append((specs, seed + g // players, mix_seed(seed, g), seat, record))
+        jobs.append((specs, seed + g // players, mix_seed(seed, g), seat, record, edition))
     return jobs
 
 
 def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed: int = 0, workers: int = 2,
           progress: bool = True, save: str | None = None, ray: str | None = None,
-          resume: bool = False, on_start: Callable[[list[Path], bool], None] | None = None) -> MatchResult:
+          resume: bool = False, on_start: Callable[[list[Path], bool], None] | None = None,
+          edition="default") -> MatchResult:
     """`games` games of the candidate in one seat against the opponent in the others, the candidate's seat
     rotating game by game over each seeded setup. `save`: a folder for the games' records (game-0001.json ...,
     numbered on after the records already there), each written as its game ends; with `resume`, the games of
     the same match saved there before (an interrupted run) are read back instead of played again.
     `ray`: run the games as Ray tasks (distributed.py: ``local``, ``auto`` or an address) instead of `workers`
     local processes; the results are the same. `progress`: a bar on stderr (only on a terminal). `on_start(paths,
-    resumed)` is told the record files of a saved match before its games are played."""
+    resumed)` is told the record files of a saved match before its games are played. The games are played on
+    `edition`'s board (a name, a data-file path or a tables.Edition)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
     _check_int("games", games, 1, MAX_GAMES)
@@ -297,11 +304,12 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
     _check_int("seed", seed, 0, 2 ** 64 - 1)
     check_bot_spec(candidate, "candidate")
     check_bot_spec(opponent, "opponent")
-    jobs = match_jobs(candidate, opponent, players, games, seed, save is not None)
+    ed = load_edition(edition)
+    jobs = match_jobs(candidate, opponent, players, games, seed, save is not None, ed)
     paths = None
     if save is not None:
         run = {"command": "arena", "candidate": candidate, "opponent": opponent, "players": players,
-               "seed": seed, "games": games}
+               "seed": seed, "games": games, "edition": {"name": ed.name, "sha256": ed.sha256}}
         try:
             paths, resumed = run_files(save, run, games, resume=resume)
         except OSError as exc:
@@ -327,7 +335,7 @@ def _play_all(jobs: list, workers: int, paths, desc: str, progress: bool, ray: s
         with closing(run_jobs(_job, [jobs[i] for i in todo], workers, ray, "barcelona-arena")) as played:
             for k, r in played:
                 if paths is not None:
-                    _save(r, paths[todo[k]])
+                    _save(r, paths[todo[k]], jobs[todo[k]][5])
                 results[todo[k]] = r
                 done.append(r)
                 tick(1, share=f"{sum(x['returns'][x['cand_seat']] for x in done) / len(done):.3f}")
@@ -373,13 +381,14 @@ class PairedDifference:
                 f"{self.difference:+.3f} +- {self.half_width:.3f} (95%)")
 
 
-def saved_match(folder: str | Path) -> tuple[dict, dict[tuple[int, int], float]]:
+def saved_match(folder: str | Path, edition=None) -> tuple[dict, dict[tuple[int, int], float]]:
     """The last arena run saved in `folder` (as runs.jsonl notes it: candidate, opponent, players, seed, games) and
     its candidate's win share in each game whose record is there, by (setup seed, the candidate's seat); each
-    record is replayed and checked against the game of the run it should be."""
+    record is replayed (under `edition`, by default the one it names) and checked against the game of the run it
+    should be."""
     folder = Path(folder)
     run, first = _last_arena_run(folder)
-    jobs = match_jobs(run["candidate"], run["opponent"], run["players"], run["games"], run["seed"], False)
+    jobs = match_jobs(run["candidate"], run["opponent"], run["players"], run["games"], run["seed"], False, edition)
     shares = {}
     for g, job in enumerate(jobs):
         path = folder / f"game-{first + g:04d}.json"
@@ -408,12 +417,12 @@ def _last_arena_run(folder: Path) -> tuple[dict, int]:
     raise BarcelonaError(f"{folder}: no arena run noted in {RUNS_FILE}")
 
 
-def paired_difference(first: str | Path, second: str | Path) -> PairedDifference:
+def paired_difference(first: str | Path, second: str | Path, edition=None) -> PairedDifference:
     """Two saved arena runs (arena --save) compared game by game on the setups and seats both played, the way to
     tell two candidates apart on the same setups: the games' own variation cancels, so the interval is narrower
-    than the two runs' Wilson intervals say."""
-    run_a, a = saved_match(first)
-    run_b, b = saved_match(second)
+    than the two runs' Wilson intervals say. The records are read under `edition` (None: the one each names)."""
+    run_a, a = saved_match(first, edition)
+    run_b, b = saved_match(second, edition)
     if run_a["players"] != run_b["players"]:
         raise BarcelonaError(f"the runs are of {run_a['players']} and {run_b['players']} players")
     common = sorted(set(a) & set(b))

@@ -1,7 +1,8 @@
 """Example positions shipped with the package (``barcelona_ai/data/positions/*.json``).
 
 ``list_examples()`` names them; ``example_position(name)`` loads one as a State. The command line accepts the
-name wherever it takes a position file (``barcelona-ai hint midgame-3p``).
+name wherever it takes a position file (``barcelona-ai hint midgame-3p``). The files are of the default edition;
+under another edition (``example_text(name, edition)``) the same recipe is played on that edition's board.
 
     start-2p, start-3p, start-4p   fresh setups: new_game(players, seed=1, setup="random") (R10-R32)
     midgame-3p                      a 3-player game between greedy bots (setup seed 10) at the start of
@@ -23,7 +24,7 @@ from pathlib import Path
 from ..core import State, new_game
 from ..errors import BarcelonaError
 
-__all__ = ["list_examples", "example_position", "example_text", "write_examples"]
+__all__ = ["list_examples", "example_position", "example_text", "write_examples", "example_states"]
 
 START_SEED = 1
 MIDGAME = {"players": 3, "seed": 10, "bot_seed": 100, "chance_seed": 10, "turns_played": 10}
@@ -43,17 +44,29 @@ def list_examples() -> list[str]:
     return sorted(e.name[:-5] for e in entries if e.name.endswith(".json"))
 
 
-def example_text(name: str) -> str:
-    """The JSON text of a shipped example position; an unknown name raises BarcelonaError naming them all."""
+def example_text(name: str, edition=None) -> str:
+    """The JSON text of a shipped example position; an unknown name raises BarcelonaError naming them all.
+    Under an `edition` (a name, a data-file path or a tables.Edition) whose board is not the file's, the
+    example's recipe played on that edition's board."""
+    from ..rules.position import dump_position
+    from ..rules.tables import load_edition
     names = list_examples()
     if name not in names:
         raise BarcelonaError(f"no example position {name!r}: the shipped examples are {', '.join(names)}")
-    return _dir().joinpath(f"{name}.json").read_text(encoding="utf-8")
+    text = _dir().joinpath(f"{name}.json").read_text(encoding="utf-8")
+    if edition is None or load_edition(edition).sha256 == _file_digest(text):
+        return text
+    return dump_position(example_states(edition, [name])[name])
 
 
-def example_position(name: str, seed: int = 0) -> State:
+def _file_digest(text: str) -> str | None:
+    import json
+    return json.loads(text).get("edition_sha256")
+
+
+def example_position(name: str, seed: int = 0, edition=None) -> State:
     """A shipped example position as a State (`seed` samples hidden hands, should a document have any)."""
-    return State.from_json(example_text(name), seed=seed)
+    return State.from_json(example_text(name, edition), seed=seed, edition=edition)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -61,12 +74,12 @@ def example_position(name: str, seed: int = 0) -> State:
 
 def midgame_state(players: int = MIDGAME["players"], seed: int = MIDGAME["seed"],
                   bot_seed: int = MIDGAME["bot_seed"], chance_seed: int = MIDGAME["chance_seed"],
-                  turns_played: int = MIDGAME["turns_played"]) -> State:
+                  turns_played: int = MIDGAME["turns_played"], edition="default") -> State:
     """A seeded game between greedy bots, stopped at the start of a turn (a placement is the next decision)
     after `turns_played` turns."""
     from ..search.bots import GreedyBot
     from .playout import play_out
-    s = new_game(players, seed=seed, setup="random")
+    s = new_game(players, seed=seed, setup="random", edition=edition)
     bots = [GreedyBot(bot_seed + i) for i in range(players)]
     turns = 0
 
@@ -85,11 +98,19 @@ def midgame_state(players: int = MIDGAME["players"], seed: int = MIDGAME["seed"]
     return s
 
 
+def example_states(edition="default", names: list[str] | None = None) -> dict[str, State]:
+    """The example positions (all, or those `names`) played on `edition`'s board."""
+    out = {}
+    for name in names or ["start-2p", "start-3p", "start-4p", "midgame-3p"]:
+        out[name] = (midgame_state(edition=edition) if name == "midgame-3p" else
+                     new_game(int(name[6]), seed=START_SEED, setup="random", edition=edition))
+    return out
+
+
 def write_examples(directory: str | Path) -> list[Path]:
     """Write the example position files into `directory` (the package's data/positions when regenerating)."""
     from ..rules.position import dump_position
-    states = {f"start-{p}p": new_game(p, seed=START_SEED, setup="random") for p in (2, 3, 4)}
-    states["midgame-3p"] = midgame_state()
+    states = example_states()
     written = []
     try:
         out = Path(directory)

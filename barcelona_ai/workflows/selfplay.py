@@ -47,11 +47,13 @@ class SelfplayRun:
     kept: list[Path] = field(default_factory=list)
 
 
-def play_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random") -> SelfplayGame:
-    """One game between bots (specs[i] plays seat i) from new_game(len(specs), setup_seed), recorded."""
+def play_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random",
+              edition="default") -> SelfplayGame:
+    """One game between bots (specs[i] plays seat i) from new_game(len(specs), setup_seed, edition), recorded."""
     players = len(specs)
-    s = new_game(players, seed=setup_seed, setup=setup)
-    rec = GameRecord.for_new_game(players, setup_seed, setup=setup, seats=list(specs))
+    s = new_game(players, seed=setup_seed, setup=setup, edition=edition)
+    rec = GameRecord.for_new_game(players, setup_seed, setup=setup, seats=list(specs),
+                                  edition=s.game_data.edition)
     t0 = time.perf_counter()
     decisions = play_out(s, game_bots(specs, bot_seed), chance_rng(setup_seed, bot_seed), on_step=rec.add)
     rec.finish(s)
@@ -67,11 +69,11 @@ def record_path(out: Path, g: int) -> Path:
     return out / f"game-{g:04d}.json"
 
 
-def write_game(game: SelfplayGame, path: Path, overwrite: bool = False) -> None:
-    """Check that the game's record replays (GameRecord.from_json), then write it to `path`, whole or not at all
-    (an existing file only with `overwrite`). An OSError names `path` as its filename and says why in its
-    strerror."""
-    rec = GameRecord.from_json(game.record)
+def write_game(game: SelfplayGame, path: Path, overwrite: bool = False, edition=None) -> None:
+    """Check that the game's record replays (GameRecord.from_json, under `edition`), then write it to `path`,
+    whole or not at all (an existing file only with `overwrite`). An OSError names `path` as its filename and
+    says why in its strerror."""
+    rec = GameRecord.from_json(game.record, edition)
     try:
         write_record(rec, path, overwrite=overwrite)
     except OSError as exc:
@@ -81,8 +83,8 @@ def write_game(game: SelfplayGame, path: Path, overwrite: bool = False) -> None:
 def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup: str = "random",
                  workers: int = 1, on_game: Callable[[int, SelfplayGame, Path], None] | None = None,
                  force: bool = False, progress: bool = False, ray: str | None = None,
-                 resume: bool = False, on_start: Callable[[list[Path], SelfplayRun, bool], None] | None = None
-                 ) -> SelfplayRun:
+                 resume: bool = False, on_start: Callable[[list[Path], SelfplayRun, bool], None] | None = None,
+                 edition="default") -> SelfplayRun:
     """Play `games` games between the bots `specs` (one a seat) from setup seeds seed..seed+games-1 and write
     each record into the existing folder `out` as soon as it is done; `on_game(g, game, path)` reports game g
     (1-based) after its file is written, in the order the games end. No record is overwritten: the file numbers
@@ -91,12 +93,16 @@ def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup
     only its games whose records are missing. With workers > 1 the games run in parallel processes (Ctrl-C ends
     them at once), with `ray` as Ray tasks (distributed.py); the games are the same every way. `progress`: a
     progress bar on stderr (only on a terminal). `on_start(paths, run, resumed)` is told the record files of
-    the run (and in run.kept those already there) before the first game starts."""
+    the run (and in run.kept those already there) before the first game starts. The games are played on
+    `edition`'s board (a name, a data-file path or a tables.Edition)."""
     from .progress import bar
+    from ..rules.tables import load_edition
     out = Path(out)
-    plan = {"command": "selfplay", "bots": list(specs), "seed": seed, "games": games, "setup": setup}
+    ed = load_edition(edition)
+    plan = {"command": "selfplay", "bots": list(specs), "seed": seed, "games": games, "setup": setup,
+            "edition": {"name": ed.name, "sha256": ed.sha256}}
     paths, resumed = run_files(out, plan, games, force=force, resume=resume)
-    jobs = [(list(specs), seed + g, seed + g, setup) for g in range(games)]
+    jobs = [(list(specs), seed + g, seed + g, setup, ed) for g in range(games)]
     run = SelfplayRun()
     todo = [g for g in range(games) if not (resumed and _check_kept(paths[g], jobs[g], run))]
     if on_start is not None:
@@ -108,7 +114,7 @@ def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup
         with closing(run_jobs(_job, [jobs[g] for g in todo], workers, ray, "barcelona-selfplay")) as results:
             for k, game in results:
                 g = todo[k]
-                write_game(game, paths[g], overwrite=force)
+                write_game(game, paths[g], overwrite=force, edition=ed)
                 played[g] = (game, paths[g])
                 tick(1)
                 if on_game is not None:
@@ -125,7 +131,7 @@ def _check_kept(path: Path, job: tuple, run: SelfplayRun) -> bool:
     if the file there is not that game."""
     if not path.exists():
         return False
-    specs, setup_seed, _bot_seed, setup = job
+    specs, setup_seed, _bot_seed, setup, _edition = job
     doc = load_json_file(path, f"record {path}")
     start = doc.get("start") if isinstance(doc, dict) else None
     if not isinstance(start, dict) or doc.get("seats") != specs or start.get("seed") != setup_seed or \

@@ -37,6 +37,7 @@ from ..rules.notation import parse_placement
 from ..rules.jsonio import parse_json, write_atomically
 from ..rules.record import MAX_SEED, GameRecord, InvalidRecordError, apply_entry, is_draw_for_other, unseen_pool
 from .playout import chance_outcome
+from ..rules.tables import load_edition
 
 CLASS_NAMES = ("Working", "Middle", "Upper")
 
@@ -422,9 +423,9 @@ def encode_resume(record: GameRecord, seat: int, seed: int, secret: bool) -> str
     return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
-def decode_resume(text: str) -> tuple[GameRecord, int, int, bool]:
-    """(record, seat, seed, secret) from a resume field (encode_resume); InvalidRecordError naming what is
-    wrong ("resume: ...")."""
+def decode_resume(text: str, edition=None) -> tuple[GameRecord, int, int, bool]:
+    """(record, seat, seed, secret) from a resume field (encode_resume), its record read under `edition` (None:
+    the one it names); InvalidRecordError naming what is wrong ("resume: ...")."""
     bad = InvalidRecordError("resume: not a continuation written by barcelona-ai play")
     try:
         unzip = zlib.decompressobj()
@@ -441,7 +442,7 @@ def decode_resume(text: str) -> tuple[GameRecord, int, int, bool]:
             or not 0 <= seed <= MAX_SEED:
         raise bad
     try:
-        record = GameRecord.from_json(doc["record"])
+        record = GameRecord.from_json(doc["record"], edition)
     except InvalidRecordError as exc:
         raise InvalidRecordError(f"resume: {exc}") from None
     if not 0 <= seat < record.players:
@@ -496,17 +497,19 @@ def _names(players: int, seat: int) -> list[str]:
 
 
 def play_session(seat: int | None, limit, players: int | None = None, seed: int | None = None,
-                 setup: str = "random", load: "str | GameRecord | None" = None, hint_limit=None) -> Session:
+                 setup: str = "random", load: "str | GameRecord | None" = None, hint_limit=None,
+                 edition=None) -> Session:
     """A game against the engine (it plays every seat but `seat`), new or continued from the record `load` (a
     file, or a GameRecord read already). Without a seed the chance seed is secret (Session.secret_seed) until
     the game is over: it would tell every hand and every future draw. A save's resume field brings the very
     game back (its seed, secret or not; Session.resumed), a whole game's record its own seed. `seat` None: the
-    seat that kept the record, else 0."""
+    seat that kept the record, else 0. `edition`: the board of a new game (None: default), and the edition a
+    loaded record must have been played under (None: the one it names)."""
     from ..search.engine import Engine
     secret = seed is None
     resumed, note = False, None
     if load:
-        record, where = _record_of(load)
+        record, where = _record_of(load, edition)
         if seat is None:
             seat = 0 if record.viewpoint is None else record.viewpoint
         if record.viewpoint is not None and record.viewpoint != seat:
@@ -528,13 +531,14 @@ def play_session(seat: int | None, limit, players: int | None = None, seed: int 
         seat = 0 if seat is None else seat
         players = 2 if players is None else players
         seed = secret_seed() if secret else seed
-        new_game(players, seed=seed)           # checks the player count
+        edition = load_edition(edition or "default")
+        new_game(players, seed=seed, edition=edition)     # checks the player count
         record = None
     check_seat(seat, players)
     budget = f"ismcts:{limit.iterations}" if limit.iterations else f"ismcts:{limit.time:g}s"
     seats = ["human" if p == seat else budget for p in range(players)]
     if record is None:
-        record = GameRecord.for_new_game(players, seed, setup=setup, seats=seats)
+        record = GameRecord.for_new_game(players, seed, setup=setup, seats=seats, edition=edition)
     elif record.seats is None or len(record.seats) != players:
         record.seats = seats
     sess = Session("play", record, seat, seed, limit, Engine(seed=seed), _names(players, seat),
@@ -553,7 +557,7 @@ def _resumed(record: GameRecord) -> tuple[tuple[GameRecord, int, bool] | None, s
     if record.resume is None:
         return None, None
     try:
-        game, seat, seed, secret = decode_resume(record.resume)
+        game, seat, seed, secret = decode_resume(record.resume, record.edition)
     except InvalidRecordError as exc:
         return None, str(exc)
     n = len(record.actions)
@@ -561,36 +565,39 @@ def _resumed(record: GameRecord) -> tuple[tuple[GameRecord, int, bool] | None, s
         game = GameRecord(players=game.players, start=game.start, actions=game.actions[:n], edition=game.edition,
                           viewpoint=game.viewpoint, seats=game.seats, engine=game.engine)
         seen = seen_by(game, seat, seed)
-        if seen.start == record.start and seen.actions == record.actions and seen.edition == record.edition:
+        if seen.start == record.start and seen.actions == record.actions and \
+                seen.edition_data().sha256 == record.edition_data().sha256:
             return (game, seed, secret), None
     return None, "resume: it does not continue the record's moves"
 
 
 def table_session(seat: int | None, limit, players: int | None = None, seed: int | None = None,
                   setup: str = "random", load: "str | GameRecord | None" = None,
-                  position: "str | dict | None" = None, table=None) -> Session:
+                  position: "str | dict | None" = None, table=None, edition=None) -> Session:
     """A game at a real table seen from `seat`: continued from the record `load` (file or GameRecord), started
     from the position `position` (file or document), from the table's setup `table` (a complete
     table_setup.TableSetup), or, for practice, from the seeded setup new_game(players, seed). `seed` (default 0)
     also samples the hidden hands. A record or a viewpoint position brings its seat: a different `seat` is an
-    error; None takes it."""
+    error; None takes it. `edition`: the board of a new game (None: default; the table's setup brings its own),
+    and the edition a record or position must have been written under (None: the one it names)."""
     from ..search.engine import Engine
     given = [x for x, v in (("--load", load), ("--position", position), ("the table's setup", table)) if v]
     if len(given) > 1:
         raise BarcelonaError(f"give one start: {' or '.join(given)}, not both")
     sample_seed = 0 if seed is None else seed
     if load:
-        record = _table_record(load, seat, players)
+        record = _table_record(load, seat, players, edition)
     elif position:
-        record = _table_position(position, seat, players, sample_seed)
+        record = _table_position(position, seat, players, sample_seed, edition)
     elif table is not None:
         record = _table_setup_record(table, seat, players, sample_seed)
     else:
         players = 4 if players is None else players
         seat = 0 if seat is None else seat
-        new_game(players, seed=sample_seed)
+        edition = load_edition(edition or "default")
+        new_game(players, seed=sample_seed, edition=edition)
         check_seat(seat, players)
-        record = GameRecord.for_new_game(players, sample_seed, setup=setup, viewpoint=seat)
+        record = GameRecord.for_new_game(players, sample_seed, setup=setup, viewpoint=seat, edition=edition)
     seat = record.viewpoint
     players = record.players
     record.seats = record.seats or ["you" if p == seat else "table" for p in range(players)]
@@ -602,15 +609,16 @@ def _check_players(players: int | None, has: int, what: str) -> None:
         raise PlayerCountError(f"--players {players}: the {what} has {has} players")
 
 
-def _record_of(load: "str | GameRecord") -> tuple[GameRecord, str]:
-    """The record `load` (a GameRecord, or a record file read now) and how error messages name it."""
+def _record_of(load: "str | GameRecord", edition=None) -> tuple[GameRecord, str]:
+    """The record `load` (a GameRecord, or a record file read now under `edition`) and how error messages name
+    it."""
     if isinstance(load, GameRecord):
         return load, "the record"
-    return GameRecord.load(load), load
+    return GameRecord.load(load, edition), load
 
 
-def _table_record(load: "str | GameRecord", seat: int | None, players: int | None) -> GameRecord:
-    record, where = _record_of(load)
+def _table_record(load: "str | GameRecord", seat: int | None, players: int | None, edition=None) -> GameRecord:
+    record, where = _record_of(load, edition)
     _check_players(players, record.players, "record")
     if record.viewpoint is not None and seat is not None and record.viewpoint != seat:
         raise InvalidRecordError(f"viewpoint: {where} was kept by seat {record.viewpoint}, not --seat {seat}; "
@@ -622,7 +630,8 @@ def _table_record(load: "str | GameRecord", seat: int | None, players: int | Non
     return record
 
 
-def _table_position(position: "str | dict", seat: int | None, players: int | None, seed: int) -> GameRecord:
+def _table_position(position: "str | dict", seat: int | None, players: int | None, seed: int,
+                    edition=None) -> GameRecord:
     """A record starting from a position (a file, or a document read already); the seat of a viewpoint
     document must be --seat's."""
     from ..errors import InvalidPositionError
@@ -639,7 +648,7 @@ def _table_position(position: "str | dict", seat: int | None, players: int | Non
     if vp is not None and seat is not None and vp != seat:
         raise InvalidPositionError(f"--seat {seat}: {where} is written from seat {vp}'s point of "
                                    f"view (its \"viewpoint\"); use --seat {vp}")
-    state = State.from_json(doc, seed=seed)
+    state = State.from_json(doc, seed=seed, edition=edition)
     _check_players(players, state.num_players, "position")
     seat = (vp if vp is not None else 0) if seat is None else seat
     check_seat(seat, state.num_players)
@@ -653,7 +662,7 @@ def _table_setup_record(table, seat: int | None, players: int | None, seed: int)
         raise SetupError(f"--seat {seat}: the setup says seat {table.seat}")
     if players is not None and table.players is not None and players != table.players:
         raise SetupError(f"--players {players}: the setup says {table.players} players")
-    state = State.from_json(setup_document(table), seed=seed)
+    state = State.from_json(setup_document(table), seed=seed, edition=table.edition)
     return GameRecord.for_position(state, viewpoint=table.seat)
 
 

@@ -64,6 +64,7 @@ function newGameOptions() {
     seat: Number($("opt-seat").value),
     hint_iterations: Number($("opt-hint").value),
   };
+  if ($("opt-edition").value) opts.edition = $("opt-edition").value;
   if (opts.mode === "play") opts.iterations = Number($("opt-iterations").value);
   if ($("opt-seed").value !== "") opts.seed = Number($("opt-seed").value);
   if (opts.mode === "table") {
@@ -79,7 +80,12 @@ function newGameOptions() {
 // The fields of a real table's setup, each with the prompt of `barcelona-ai table` (from the server) under it.
 async function buildSetupFields() {
   const box = $("setup-fields");
-  for (const f of (await api("GET", "/api/table-setup")).fields) {
+  const answer = await api("GET", "/api/table-setup");
+  for (const ed of answer.editions) {             // the boards this server plays; its own is chosen
+    const option = new Option(ed.words, ed.name, false, ed.name === answer.default);
+    $("opt-edition").append(option);
+  }
+  for (const f of answer.fields) {
     const label = document.createElement("label");
     label.textContent = f.name;
     label.htmlFor = `setup-${f.name}`;
@@ -1174,7 +1180,8 @@ function wireEditor() {
   $("ed-fresh").addEventListener("click", () => guarded(async () => {
     const answer = await api("POST", "/api/positions/new", { players: Number($("ed-players-count").value),
                                                              seat: Number($("ed-seat").value),
-                                                             seed: Number($("ed-seed").value || 0) });
+                                                             seed: Number($("ed-seed").value || 0),
+                                                             edition: $("opt-edition").value || undefined });
     await startEditing(answer.position);
   }, "ed-error"));
   $("ed-current").addEventListener("click", () => guarded(async () => {
