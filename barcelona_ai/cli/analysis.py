@@ -234,10 +234,14 @@ def _compact(win: list[float], score: list[float]) -> str:
     return " | ".join(f"P{q} {_pct(w)} {sc:.1f}" for q, (w, sc) in enumerate(zip(win, score)))
 
 
-def _header(s: State, label: str) -> str:
+def _header(s: State, label: str, engine=None) -> str:
+    """The position's first line; below it, where the engine's numbers are not its learned models' on this
+    board, the sentence that says so (Engine.evaluation_note)."""
     scores = ", ".join(f"P{q} {v}" for q, v in enumerate(s.scores()))
-    return (f"{label}: {s.num_players} players, {edition_words(s)}, player {s.current_player()} to move; "
+    head = (f"{label}: {s.num_players} players, {edition_words(s)}, player {s.current_player()} to move; "
             f"VP now: {scores}")
+    note = engine.evaluation_note(s) if engine is not None else None
+    return head + ("\n" + textwrap.fill(note, 110) if note else "")
 
 
 def _payload(args, limit, s: State, iterations: int | None, moves: list[dict], players: list[dict],
@@ -279,9 +283,9 @@ def cmd_hint(args: argparse.Namespace) -> int:
             a, interrupted, _ = _searched(engine, limit, "hint", lambda: engine.analyse(s, limit), object)
         doc = _payload(args, limit, s, a.iterations if a else None,
                        [m.to_dict() for m in plans], [asdict(p) for p in a.players] if a else [], position=label,
-                       at=at, kind="hint")
+                       at=at, kind="hint", evaluation_note=engine.evaluation_note(s))
         return _print_json(doc, interrupted)
-    print(_header(s, label))
+    print(_header(s, label, engine))
     if interrupted:
         print(INTERRUPTED)
     print(f"Turn plans for player {me} ({_budget_text(limit)}, seed {args.seed}, {secs:.1f} s):")
@@ -341,10 +345,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.json:
         doc = _payload(args, limit, s, a.iterations, [m.to_dict() for m in a.moves],
                        [asdict(p) for p in a.players], position=label, at=at, kind="analysis",
-                       nodes=a.nodes, search_seed=a.seed)
+                       nodes=a.nodes, search_seed=a.seed, evaluation_note=engine.evaluation_note(s))
         return _print_json(doc, interrupted)
     me = a.player
-    print(_header(s, label))
+    print(_header(s, label, engine))
     if interrupted:
         print(INTERRUPTED)
     print(f"Analysis for player {me} to move: {a.iterations} iterations, {a.nodes} nodes, seed {args.seed}, "
@@ -435,6 +439,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     rec = load_record(doc, args.record, args.edition)
     limit = _limit(args)
     _engine(args)                            # checks --seed and --threads
+    note = RV.evaluation_note(rec, args.seed)
     with bar(len(rec.actions), "review", unit="entry") as tick:
         def progress(k, i, n):
             tick(i + 1 - progress.done, decisions=k)
@@ -446,10 +451,11 @@ def cmd_review(args: argparse.Namespace) -> int:
                "record": label, "players": rec.players, "viewpoint": rec.viewpoint, "entries": len(rec.actions),
                "thresholds": dict(THRESHOLDS), "vp_thresholds": dict(RV.VP_BOUNDS), "noise_z": RV.NOISE_Z,
                "min_visits": MIN_VISITS, "root_share": RV.ROOT_SHARE,
-               "accuracy_half": {"win_prob": RV.WIN_HALF, "vp": RV.VP_HALF}, "how": _review_how(), **r.to_dict()}
+               "accuracy_half": {"win_prob": RV.WIN_HALF, "vp": RV.VP_HALF}, "how": _review_how(),
+               "evaluation_note": note, **r.to_dict()}
         print(json.dumps(out, indent=1))
         return 0
-    _print_review(rec, label, limit, args.seed, r)
+    _print_review(rec, label, limit, args.seed, r, note)
     return 0
 
 
@@ -475,9 +481,11 @@ def _review_seats_line(rec, r) -> str:
     return "; ".join([head] + notes)
 
 
-def _print_review(rec, label: str, limit, seed: int, r) -> None:
+def _print_review(rec, label: str, limit, seed: int, r, note: str | None = None) -> None:
     print(f"Review of {label}: {rec.players} players, {len(rec.actions)} entries; decisions with a choice "
           f"reviewed: {len(r.decisions)}")
+    if note:
+        print(textwrap.fill(note, 110))
     print(f"Engine: barcelona_ai {__version__}, {_budget_text(limit)} a decision, seed {seed} "
           f"({r.seconds:.1f} s)")
     print(_review_seats_line(rec, r))

@@ -22,6 +22,7 @@ from pathlib import Path
 from . import args as A
 from .analysis import CommandError, add_ray_option, ray_session
 from ..rules.jsonio import show_path
+from ..rules.words import edition_words
 from ..workflows.progress import bar
 
 
@@ -31,18 +32,21 @@ from ..workflows.progress import bar
 def cmd_generate(args: argparse.Namespace) -> int:
     from ..training.datagen import DataPlan, games_written, generate, record_files
     if args.records:
+        from ..rules.record import GameRecord
         recs = record_files(args.records)
-        plan = DataPlan(games=len(recs), per_shard=args.per_shard, records=recs)
+        edition = args.edition or GameRecord.load(recs[0]).edition_data()      # by default the one they name
+        plan = DataPlan(games=len(recs), per_shard=args.per_shard, records=recs, edition=edition)
         what = f"{len(recs)} game records from {show_path(args.records)}"
     else:
         if args.games is None:
             raise CommandError("generate needs --games N (bot games) or --records DIR (saved games)")
         specs = _specs(args)
         plan = DataPlan(games=args.games, per_shard=args.per_shard, players=args.players, bots=tuple(specs),
-                        seed=args.seed)
+                        seed=args.seed, edition=args.edition)
         what = (f"{args.games} games of {args.players} players, seats {', '.join(specs)}, setup seeds "
                 f"{args.seed}..{args.seed + args.games - 1}")
-    print(f"generate: {what}; {plan.shards} shards of {plan.per_shard} games in {show_path(args.out)}")
+    print(f"generate: {what}, on {edition_words(plan.board())}; {plan.shards} shards of {plan.per_shard} games "
+          f"in {show_path(args.out)}")
     done = games_written(plan, args.out) if Path(args.out).is_dir() else 0
     if done:
         print(f"generate: {done} games are in the shards written already; playing the other {plan.games - done}")
@@ -75,15 +79,29 @@ def _specs(args: argparse.Namespace) -> list[str]:
 # ---------------------------------------------------------------------------------------------------------------
 # train and evaluate
 
+def _data_edition(args: argparse.Namespace) -> dict:
+    """The edition of the dataset folders' games; with --edition, folders of another one are refused."""
+    from ..training.datagen import dataset_edition
+    from ..rules.tables import edition_label
+    ed = dataset_edition(*args.data)
+    if args.edition is not None and ed["sha256"] != args.edition.sha256:
+        raise CommandError(f"--edition: the datasets hold games of {edition_label(ed['name'], ed['sha256'])}, "
+                           f"not of {args.edition.label}")
+    return ed
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from ..training.datagen import load_dataset
     from ..training.train import train
+    from ..rules.tables import edition_label
+    edition = _data_edition(args)
     data = load_dataset(*args.data)
     settings = _train_settings(args, args.seed)
-    print(f"train: {len(data['game'])} rows of {len(set(data['game'].tolist()))} games; network "
+    print(f"train: {len(data['game'])} rows of {len(set(data['game'].tolist()))} games of "
+          f"{edition_label(edition['name'], edition['sha256'])}; network "
           f"{len(data['features'][0]) if len(data['game']) else 0}-{'-'.join(map(str, settings.hidden))}-2, "
           f"seed {settings.seed}, L2 penalties {', '.join(f'{a:g}' for a in settings.alphas)}")
-    doc, report = train(data, settings)
+    doc, report = train(data, settings, edition=edition)
     out = _write_out(args.out, json.dumps(doc, separators=(",", ":")) + "\n")
     powers = ", ".join(f"{n}p {v:.2f}" for n, v in report.win_power.items())
     print(f"{report.epochs} epochs on {report.rows} rows ({report.games} games); win_power {powers} "
@@ -120,7 +138,7 @@ def cmd_train_policy(args: argparse.Namespace) -> int:
           f"{args.test_fraction:.0%} of the games held out (seed {args.seed})")
     with bar(len(records), "read", unit="game") as tick:
         doc = train_policy(records, l2=args.l2, test_fraction=args.test_fraction, seed=args.seed,
-                           workers=args.workers, on_game=tick)
+                           workers=args.workers, on_game=tick, edition=args.edition)
     out = _write_out(args.out, json.dumps(doc, separators=(",", ":")) + "\n")
     for name, m in (("held-out games", doc["training"].get("held_out")), ("all games (the fit)",
                                                                          doc["training"]["fit"])):
@@ -139,6 +157,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from ..training.train import calibration_metrics, metrics_by_player_count
     if args.search:
         return _evaluate_search(args)
+    edition = _data_edition(args)
     data = load_dataset(*args.data)
     if len(data["game"]) == 0:
         raise CommandError("evaluate needs a dataset with at least one game")
@@ -149,10 +168,22 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             model.require_players(n, f"--model {show_path(args.model)}")
         m = calibration_metrics(model, data)
     else:                                   # each player count's rows by the network its default engine shows
-        m = metrics_by_player_count({n: ValueModel.load(PRESETS['default'][n].forecast_model) for n in counts},
-                                   data)
+        files = {n: PRESETS["default"][n].forecast_model for n in counts}
+        _require_fitted(files.values(), edition)
+        m = metrics_by_player_count({n: ValueModel.load(f) for n, f in files.items()}, data)
     _print_or_dump(m, args, ", ".join(show_path(d) for d in args.data))
     return 0
+
+
+def _require_fitted(files, edition: dict) -> None:
+    """CommandError where a shipped model is not of the dataset's edition (the engine would not show it)."""
+    from ..learned.models import fitted_edition
+    from ..rules.tables import edition_label
+    for f in files:
+        if fitted_edition(f)["sha256"] != edition["sha256"]:
+            raise CommandError(f"no shipped model was fitted on {edition_label(edition['name'], edition['sha256'])}"
+                               f" (the engine plays its model-free search there): measure a model with --model, or "
+                               f"the engine's own numbers with --search on game records")
 
 
 def _evaluate_search(args: argparse.Namespace) -> int:
@@ -167,7 +198,8 @@ def _evaluate_search(args: argparse.Namespace) -> int:
     engine = Engine(seed=args.seed, preset=args.preset, **model)
     limit = Limit(iterations=args.search)
     with bar(len(records), "evaluate", unit="game") as tick:
-        p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick)
+        p, score, data = search_forecasts(records, args.every, lambda s: engine.analyse(s, limit), on_game=tick,
+                                          edition=args.edition)
     counts = sorted({int(n) for n in set(data["players"])})
     # the naive forecast of each player count from the training games of the network whose numbers are shown
     models = {n: ValueModel.load(engine.settings[n].forecast_model or PRESETS["default"][n].forecast_model)
@@ -181,10 +213,11 @@ def cmd_iterate(args: argparse.Namespace) -> int:
     from ..training.expert_iteration import IterationPlan, run
     plan = IterationPlan(engine=args.engine, players=args.players, games=args.games, arena_games=args.arena_games,
                          seed=args.seed, baseline=args.baseline, model=args.model, base=tuple(args.base or ()),
-                         window=args.window, gate=args.gate, train=_train_settings(args, args.train_seed))
+                         window=args.window, gate=args.gate, train=_train_settings(args, args.train_seed),
+                         edition=args.edition.source if args.edition is not None else "default")
     print(f"iterate: {args.generations} generations of {args.games} {args.players}-player self-play games by "
-          f"{args.engine} with the latest model, arenas of {args.arena_games} games against the previous engine and "
-          f"{plan.baseline_spec()}, in {show_path(args.out)}")
+          f"{args.engine} with the latest model on {edition_words(plan.board())}, arenas of {args.arena_games} games "
+          f"against the previous engine and {plan.baseline_spec()}, in {show_path(args.out)}")
     try:
         done = run(plan, args.out, args.generations, workers=args.workers, progress=True, log=print)
     except KeyboardInterrupt:
@@ -271,6 +304,7 @@ def register(sub) -> None:
                    help="games per shard file (default 10)")
     g.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes (default 1)")
     add_ray_option(g, "the shards")
+    A.add_edition_option(g, reads=True)
     g.set_defaults(func=cmd_generate, command="generate")
 
     t = sub.add_parser("train", help="fit the value network to datasets (needs the [train] extra)",
@@ -280,6 +314,7 @@ def register(sub) -> None:
     t.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.json)")
     t.add_argument("--seed", type=A.seed, default=0, help="seed of the split and the fit (default 0)")
     _add_fit_options(t)
+    _add_data_edition_option(t)
     t.set_defaults(func=cmd_train, command="train")
 
     tp = sub.add_parser("train-policy", help="fit the learned turn policy to game records (needs the [train] extra)",
@@ -294,6 +329,7 @@ def register(sub) -> None:
                     help="share of the games held out to measure the fit (default 0.1; 0: none)")
     tp.add_argument("--seed", type=A.seed, default=0, help="seed of the held-out games (default 0)")
     tp.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes (default 1)")
+    A.add_edition_option(tp, reads=True)
     tp.set_defaults(func=cmd_train_policy, command="train-policy")
 
     e = sub.add_parser("evaluate", help="how well a value model (or the engine) forecasts held-out games",
@@ -314,9 +350,21 @@ def register(sub) -> None:
                    help="with --search: the engine's preset (default: the engine players use; v0: rollouts to the "
                         "end)")
     e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
+    _add_data_edition_option(e)
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 
     _register_iterate(sub)
+
+
+def _add_data_edition_option(parser) -> None:
+    from ..rules.tables import available_editions
+    try:
+        shipped = ", ".join(available_editions())
+    except Exception:           # the parser must build even without the data files
+        shipped = "default"
+    parser.add_argument("--edition", type=A.edition, default=None, metavar="NAME|FILE",
+                        help=f"the board the games were played on: a shipped edition ({shipped}) or a board-data "
+                             "file; datasets or records of another one are refused (default: the one they name)")
 
 
 def _add_fit_options(parser) -> None:
@@ -362,6 +410,7 @@ def _register_iterate(sub) -> None:
     _add_fit_options(i)
     i.add_argument("--train-seed", type=A.seed, default=0, metavar="S", help="seed of the split and the fit")
     i.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes")
+    A.add_edition_option(i)
     i.set_defaults(func=cmd_iterate, command="iterate")
 
 

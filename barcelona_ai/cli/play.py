@@ -148,6 +148,7 @@ def hints(sess: Session, con: Console | None = None) -> None:
         return
     plays = "h1 plays it" if len(plans) == 1 else f"h1..h{len(plans)} plays one"
     print(f"  Hints for {sess.name(me)} ({done}{_done_text(sess.hint_limit, sp.iterations)}; {plays}):")
+    print_evaluation_note(sess)
     for i, h in enumerate(plans, 1):
         print(f"  {i}. {' ; '.join(h.moves)}")
         print(f"     win {h.win_prob[me]:.0%}, expected final VP {h.expected_score[me]:.0f} (searched {h.visits} "
@@ -186,8 +187,16 @@ def print_eval(sess: Session, con: Console | None = None) -> None:
             if G.stop_search(con, exc, "the evaluation"):
                 print("  Evaluation stopped.")
                 return
+    print_evaluation_note(sess)
     for line in standing_lines(st, sess.name):
         print("  " + line)
+
+
+def print_evaluation_note(sess: Session) -> None:
+    """Where the engine's numbers on this board are not its learned models' (Engine.evaluation_note), says so."""
+    note = sess.engine.evaluation_note(sess.state)
+    if note:
+        print(textwrap.fill(note, 100, initial_indent="  ", subsequent_indent="  "))
 
 
 def show_player(sess: Session, arg: str) -> None:

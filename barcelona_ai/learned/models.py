@@ -4,15 +4,21 @@ For each player count the manifest names the file of each role: ``value`` (the n
 leaves: what the search maximises where its leaf is "model"; with leaf "mix", rollouts decide and the value
 network's forecasts are the numbers shown), ``forecast`` (the network whose forecasts are the numbers shown where
 it is another file) and ``turn_policy`` (the learned turn policy: the leaf's turn, the playouts). For each file
-it gives its kind, the game edition and the player counts it was fitted on, the names of the inputs its weights
-belong to, and the SHA-256 of its bytes. A shipped file is checked against its entry when it is read (once per
-process): a file that is not the one described is refused.
+it gives its kind, the game edition (name and board-data digest) and the player counts it was fitted on, the
+names of the inputs its weights belong to, and the SHA-256 of its bytes. A shipped file is checked against its entry
+when it is read (once per process): a file that is not the one described is refused.
 After fitting a new model, ``write_manifest()`` writes the entries anew from the files.
+
+Every model file names the edition whose games it was fitted on (``"edition": {"name", "sha256"}``, written by
+``train``, ``train-policy`` and ``iterate``): the engine uses a model only on that edition's board
+(search/engine.py), since its forecasts were measured there and nowhere else.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from pathlib import Path
 
 from ..errors import BarcelonaError
@@ -23,7 +29,7 @@ from ..rules.jsonio import load_json_file
 DATA = Path(__file__).parent.parent / "data"
 MANIFEST = DATA / "models.json"
 FORMAT = "barcelona-model-manifest"
-VERSION = 1
+VERSION = 2
 ROLES = ("value", "forecast", "turn_policy")
 KINDS = {"value network": "network inputs", "turn policy": "turn policy inputs"}    # kind -> its inputs' names
 INPUTS = {"network inputs": list(NETWORK_INPUTS), "turn policy inputs": list(TURN_POLICY_INPUTS)}
@@ -34,7 +40,11 @@ SHIPPED_ROLES = {
     4: {"value": "value-model.json", "forecast": "value-model-4p.json", "turn_policy": "turn-policy.json"},
 }
 
+# The board data every model file written before models named their edition was fitted on (the first default).
+UNNAMED_EDITION = {"name": "default", "sha256": "d3f002e85ad0814245d9f97eb23299bcb6e13d65d6b685a2953cdbef078cf60c"}
+
 _MANIFEST: list[dict] = []
+_FITTED: dict[tuple, dict] = {}
 
 
 def manifest() -> dict:
@@ -75,6 +85,37 @@ def file_sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def edition_entry(edition) -> dict:
+    """What a model file writes of the edition its games were played on (a tables.Edition)."""
+    return {"name": edition.name, "sha256": edition.sha256}
+
+
+def fitted_edition(path: str | Path) -> dict:
+    """The edition a model file was fitted on, {"name", "sha256"}: its "edition" field (UNNAMED_EDITION for a
+    file written before models named one). Read once per process per version of the file."""
+    try:
+        st = os.stat(path)
+        key = (os.path.realpath(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = (str(path),)                  # the loader says why it cannot be read
+    if key not in _FITTED:
+        doc = load_json_file(path, "model file")
+        _FITTED[key] = edition_of_model(doc, Path(path).name)
+    return _FITTED[key]
+
+
+def edition_of_model(doc, name: str) -> dict:
+    """The "edition" field of a model document, checked (UNNAMED_EDITION where it has none)."""
+    ed = doc.get("edition") if isinstance(doc, dict) else None
+    if ed is None:
+        return dict(UNNAMED_EDITION)
+    if (not isinstance(ed, dict) or not isinstance(ed.get("name"), str) or not ed["name"]
+            or not isinstance(ed.get("sha256"), str) or not re.fullmatch(r"[0-9a-f]{64}", ed["sha256"])):
+        raise BarcelonaError(f"{name}: edition must be {{\"name\": NAME, \"sha256\": the board data's 64 hex "
+                             f"digits}}, not {str(ed)[:60]}")
+    return {"name": ed["name"], "sha256": ed["sha256"]}
+
+
 def _check_manifest(doc: dict) -> None:
     """The manifest's shape, and that its roles name files it describes."""
     if doc.get("format") != FORMAT or doc.get("version") != VERSION:
@@ -103,7 +144,7 @@ def file_entry(path: Path) -> dict:
         raise BarcelonaError(f"{path.name}: not a value network or a turn policy (format {doc.get('format')!r})")
     if names != INPUTS[KINDS[kind]]:
         raise BarcelonaError(f"{path.name}: its inputs are not this engine's {KINDS[kind]}")
-    return {"kind": kind, "edition": "default", "players": players, "inputs": KINDS[kind],
+    return {"kind": kind, "edition": edition_of_model(doc, path.name), "players": players, "inputs": KINDS[kind],
             "sha256": file_sha256(path)}
 
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from ..core import State
 from ..errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
+from ..learned.models import fitted_edition
 from ..rules.jsonio import show_path
 from .results import Analysis, MoveInfo, PlayerAnalysis, analysis_of, answer_or_none, best_action, check_top, hints_of
 from .running import LastSearch, Search, mix_seed
@@ -46,12 +48,12 @@ class Engine:
         self.seed = seed
         self.preset = preset
         self.settings = _engine_settings(settings, preset, overrides)
-        s = self.settings
-        self._params = {n: r.params() for n, r in s.items()}
-        self._model = {n: r.value_model() for n, r in s.items()}
-        self._forecast_model = {n: r.forecast_value_model() for n, r in s.items()}
-        self._turn_policy = {n: r.learned_turn_policy() for n, r in s.items()}
-        self._playouts = {n: (r.playouts, r.playout_weight, r.playout_policy()) for n, r in s.items()}
+        self._kits = {n: _Kit.of(r) for n, r in self.settings.items()}
+        self._other_kits: dict[tuple, _Kit] = {}    # (players, edition digest) -> _Kit, where _kits[n] do not fit
+        self._params = {n: k.params for n, k in self._kits.items()}
+        self._model = {n: k.model for n, k in self._kits.items()}
+        self._forecast_model = {n: k.forecast_model for n, k in self._kits.items()}
+        self._turn_policy = {n: k.turn_policy for n, k in self._kits.items()}
         self._last: LastSearch | None = None  # the last search, whose trees a continuation may reuse
         self._running: Search | None = None
         self._calls = threading.RLock()         # held by each call (and each slice of a stream) while it searches
@@ -102,14 +104,56 @@ class Engine:
                                   "for the player who decides")
         return player
 
-    def _check_model(self, players: int) -> None:
-        """BarcelonaError where a value model the search would read was not fitted on `players`-player games
-        (a model file's "players"): its forecasts there would be uncalibrated."""
-        settings = self.settings[players]
-        value, forecast = self._model[players], self._forecast_model[players]
-        for setting, model in (("model", value), ("forecast_model", None if forecast is value else forecast)):
+    def _kit(self, state: State) -> "_Kit":
+        """What the search of `state` runs with. A model's forecasts were measured on the games of the edition it
+        was fitted on and nowhere else, so on the state's edition (its board-data digest):
+        - the engine's settings and models, where every model file they read was fitted on it;
+        - where the files that choose moves (`model`, and `policy` where it plays) were fitted on it but the
+          forecast network was not, the same with `model` giving the numbers shown too;
+        - else the model-free preset's (v0) settings of that player count, with the engine's threads, node budget
+          and tree reuse: its rollouts' shares are the numbers there.
+        BarcelonaError where a value model the search would read was not fitted on that player count's games
+        (a model file's "players")."""
+        n, edition = state.num_players, state.game_data.edition.sha256
+        kit = self._kits[n]
+        if not kit.fits(edition):
+            key = (n, edition)
+            if key not in self._other_kits:
+                self._other_kits[key] = self._kit_on_another_board(n, edition)
+            kit = self._other_kits[key]
+        for setting, model in (("model", kit.model),
+                               ("forecast_model", None if kit.forecast_model is kit.model else kit.forecast_model)):
             if model is not None:
-                model.require_players(players, f"search setting {setting} {show_path(getattr(settings, setting))}")
+                model.require_players(n, f"search setting {setting} {show_path(getattr(kit.settings, setting))}")
+        return kit
+
+    def _kit_on_another_board(self, n: int, edition: str) -> "_Kit":
+        """_kit's second and third cases: the settings of player count n on an edition that some of its model
+        files were not fitted on."""
+        s = self.settings[n]
+        deciding = [s.model] + ([s.policy] if s.policy is not None and (s.turn_policy == "learned" or s.playouts)
+                                else [])
+        if all(fitted_edition(f)["sha256"] == edition for f in deciding if f is not None) and s.model is not None:
+            return _Kit.of(s.replace(forecast_model=s.model))
+        return _Kit.of(preset_settings("v0")[n].replace(threads=s.threads, max_nodes=s.max_nodes,
+                                                        reuse_tree=s.reuse_tree))
+
+    def model_free(self, state: State) -> bool:
+        """Whether this engine searches `state` without its learned models: the ones that choose its moves were
+        not fitted on the state's edition (docs/editions.md), so it plays the model-free preset there (the
+        numbers it shows are its rollouts' shares). False for an engine that reads no model (the v0 preset)."""
+        kit = self._kit(state)
+        return kit.settings.model is None and self.settings[state.num_players].model is not None
+
+    def evaluation_note(self, state: State) -> str | None:
+        """One sentence for a person reading this engine's numbers on `state`'s board, where they are not the
+        learned models' (model_free); None where they are."""
+        if not self.model_free(state):
+            return None
+        from ..rules.words import edition_words
+        return (f"No learned model was fitted on {edition_words(state)}: the engine plays its model-free search "
+                "there (every line played to the game's end), and its win chances are those games' shares, "
+                "measured less sharp than the learned ones (docs/editions.md).")
 
     def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = True,
                forecasts: bool = True, shown: int = 0) -> Search:
@@ -122,23 +166,22 @@ class Engine:
         if not isinstance(limit, Limit):
             raise BarcelonaError(f"expected a Limit, not {limit!r}")
         player = self._check(state, viewpoint)
-        self._check_model(state.num_players)
-        n = state.num_players
-        settings = self.settings[n]
+        kit = self._kit(state)
+        settings = kit.settings
         halving = choosing and settings.root_halving
         call_seed = mix_seed(self.seed, state.observation_hash(player))
-        trees = self._reused_trees(state, player, forecasts) if settings.reuse_tree else None
+        trees = self._reused_trees(state, player, forecasts, kit) if settings.reuse_tree else None
         if trees is None:
-            trees = [Tree(state, player, self._params[n], mix_seed(call_seed, i), self._model[n],
-                          self._turn_policy[n], self._forecast_model[n]) for i in range(settings.threads)]
+            trees = [Tree(state, player, kit.params, mix_seed(call_seed, i), kit.model, kit.turn_policy,
+                          kit.forecast_model) for i in range(settings.threads)]
         if settings.reuse_tree:
-            self._last = LastSearch(player, tuple(state.history()), state.clone(), trees, forecasts)
+            self._last = LastSearch(player, tuple(state.history()), state.clone(), trees, forecasts, kit)
         for t in trees:
             t.forecasts = forecasts
             t.clear_stop()                      # a reused tree may carry the stop of an interrupted call
         search = Search(state, player, call_seed, trees, limit, halving)
-        search.forecast_model = self._forecast_model[n]
-        search.playouts, search.playout_weight, search.playout_policy = self._playouts[n]
+        search.forecast_model = kit.forecast_model
+        search.playouts, search.playout_weight, search.playout_policy = kit.playouts
         search.reserve_playout_time(min(shown, len(state.legal_actions())))
         return search
 
@@ -161,11 +204,13 @@ class Engine:
             search.ensure_answer()
             return answer(search)
 
-    def _reused_trees(self, state: State, player: int, forecasts: bool) -> list[Tree] | None:
-        """The last search's trees re-rooted at `state`, if `state` continues that search's root position (and,
-        for a call that shows numbers, every iteration of those trees evaluated them: forecasts). Draws of
-        other players map to the one hidden edge: the searcher does not see them (A6)."""
-        if self._last is None or self._last.player != player or (forecasts and not self._last.forecasts):
+    def _reused_trees(self, state: State, player: int, forecasts: bool, kit: "_Kit") -> list[Tree] | None:
+        """The last search's trees re-rooted at `state`, if `state` continues that search's root position with
+        the same settings and models (and, for a call that shows numbers, every iteration of those trees
+        evaluated them: forecasts). Draws of other players map to the one hidden edge: the searcher does not see
+        them (A6)."""
+        last = self._last
+        if last is None or last.player != player or last.kit is not kit or (forecasts and not last.forecasts):
             return None
         old_hist, trees = self._last.history, self._last.trees
         hist = state.history()
@@ -252,6 +297,32 @@ class AnalysisStream:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+@dataclass(frozen=True, eq=False)
+class _Kit:
+    """One player count's settings with what they read: the compiled parameters, the model files loaded, and
+    the editions (board-data digests) those files were fitted on."""
+    settings: SearchSettings
+    params: dict
+    model: object
+    forecast_model: object
+    turn_policy: object
+    playouts: tuple
+    editions: frozenset
+
+    @classmethod
+    def of(cls, s: SearchSettings) -> "_Kit":
+        files = [f for f in (s.model, s.forecast_model) if f is not None]
+        if s.policy is not None and (s.turn_policy == "learned" or s.playouts):
+            files.append(s.policy)
+        return cls(s, s.params(), s.value_model(), s.forecast_value_model(), s.learned_turn_policy(),
+                   (s.playouts, s.playout_weight, s.playout_policy()),
+                   frozenset(fitted_edition(f)["sha256"] for f in files))
+
+    def fits(self, edition_sha256: str) -> bool:
+        """Every model file these settings read was fitted on this edition (true where they read none)."""
+        return self.editions <= {edition_sha256}
 
 
 def _engine_settings(settings, preset: str, overrides: dict) -> dict[int, SearchSettings]:

@@ -57,6 +57,7 @@ class LastSearch(NamedTuple):
     state: State                    # its root position
     trees: list
     forecasts: bool                 # every iteration of the trees evaluated the numbers shown (Tree.forecasts)
+    kit: object                     # the settings and models the trees were searched with (engine._Kit)
 
 
 class Search:

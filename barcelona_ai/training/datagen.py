@@ -1,9 +1,9 @@
 """Training data for the learned evaluation: positions of self-play games, each with what became of
 every seat.
 
-A dataset is a folder: ``dataset.json`` (the manifest: columns, feature names, how the games were played) and
-shards ``shard-00001.npz``, ``shard-00002.npz``, ... (numpy's columnar archive; ``numpy.load`` opens one, and
-``load_dataset`` joins them). One row is one seat at one decision of one game:
+A dataset is a folder: ``dataset.json`` (the manifest: columns, feature names, how and on which edition the games
+were played) and shards ``shard-00001.npz``, ``shard-00002.npz``, ... (numpy's columnar archive; ``numpy.load``
+opens one, and ``load_dataset`` joins them). One row is one seat at one decision of one game:
 
 =====================  ======================================================================================
 column                 meaning
@@ -41,8 +41,10 @@ from ..workflows.arena import run_jobs
 from ..core import SOURCES
 from ..errors import BarcelonaError
 from ..learned.evaluation import FEATURE_NAMES, features
+from ..learned.models import UNNAMED_EDITION, edition_entry, edition_of_model
 from ..rules.jsonio import load_json_file
 from ..rules.record import GameRecord
+from ..rules.tables import Edition, edition_label, load_edition
 
 DATASET_FORMAT = "barcelona-dataset"
 MANIFEST = "dataset.json"
@@ -106,13 +108,18 @@ def concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 @dataclass(frozen=True)
 class DataPlan:
     """What a dataset holds: `games` games, `per_shard` a shard; played by `bots` from setup seeds seed.. in
-    `players`-player games, or read from the record files `records` (sorted paths)."""
+    `players`-player games, or read from the record files `records` (sorted paths); on `edition`'s board (a
+    tables.Edition; None: the default's), every record read under it (one of another edition is refused)."""
     games: int
     per_shard: int
     players: int = 0
     bots: tuple[str, ...] = ()
     seed: int = 0
     records: tuple[str, ...] = ()
+    edition: Edition | None = None
+
+    def board(self) -> Edition:
+        return self.edition if self.edition is not None else load_edition("default")
 
     @property
     def shards(self) -> int:
@@ -126,7 +133,7 @@ class DataPlan:
         return {"format": DATASET_FORMAT, "version": 1, "columns": list(COLUMNS), "features": FEATURE_NAMES,
                 "sources": list(SOURCES), "games": self.games, "per_shard": self.per_shard,
                 "players": self.players, "bots": list(self.bots), "seed": self.seed,
-                "records": list(self.records)}
+                "records": list(self.records), "edition": edition_entry(self.board())}
 
 
 def shard_path(out: Path, k: int) -> Path:
@@ -149,10 +156,10 @@ def _write_shard(out: Path, k: int, rows: dict[str, np.ndarray]) -> None:
 
 def _game_rows(plan: DataPlan, g: int) -> dict[str, np.ndarray]:
     if plan.records:
-        return record_rows(GameRecord.load(plan.records[g]), g)
+        return record_rows(GameRecord.load(plan.records[g], plan.board()), g)
     from ..workflows.selfplay import play_game
-    game = play_game(list(plan.bots), plan.seed + g, plan.seed + g)
-    return record_rows(GameRecord.from_json(game.record), g, plan.seed + g)
+    game = play_game(list(plan.bots), plan.seed + g, plan.seed + g, edition=plan.board())
+    return record_rows(GameRecord.from_json(game.record, plan.board()), g, plan.seed + g)
 
 
 def games_written(plan: DataPlan, out: str | Path) -> int:
@@ -183,6 +190,8 @@ def _check_or_write_manifest(plan: DataPlan, out: Path) -> None:
     want = plan.manifest()
     if path.exists():
         have = load_json_file(path, "dataset manifest")
+        if isinstance(have, dict) and "edition" not in have:       # written before datasets named their edition
+            have = {**have, "edition": dict(UNNAMED_EDITION)}
         if have != want:
             raise BarcelonaError(f"{path}: this folder holds another dataset (other games, bots, seeds or "
                                  f"features); choose a new folder")
@@ -196,11 +205,7 @@ def load_dataset(*folders: str | Path) -> dict[str, np.ndarray]:
     parts, offset = [], 0
     for folder in folders:
         folder = Path(folder)
-        if not (folder / MANIFEST).is_file():
-            raise BarcelonaError(f"{folder}: not a dataset folder (no {MANIFEST}: see barcelona-ai generate)")
-        man = load_json_file(folder / MANIFEST, f"{folder / MANIFEST}")
-        if not isinstance(man, dict) or man.get("format") != DATASET_FORMAT:
-            raise BarcelonaError(f"{folder}: not a dataset folder (no {MANIFEST})")
+        man = _read_manifest(folder)
         if man.get("features") != FEATURE_NAMES:
             raise BarcelonaError(f"{folder}: its features are not this engine's; generate it again")
         for k in range(man["games"] // man["per_shard"] + (man["games"] % man["per_shard"] > 0)):
@@ -215,6 +220,32 @@ def load_dataset(*folders: str | Path) -> dict[str, np.ndarray]:
     return concat(parts)
 
 
+def _read_manifest(folder: Path) -> dict:
+    """A dataset folder's manifest (BarcelonaError for a folder that holds none)."""
+    if not (folder / MANIFEST).is_file():
+        raise BarcelonaError(f"{folder}: not a dataset folder (no {MANIFEST}: see barcelona-ai generate)")
+    man = load_json_file(folder / MANIFEST, f"{folder / MANIFEST}")
+    if not isinstance(man, dict) or man.get("format") != DATASET_FORMAT:
+        raise BarcelonaError(f"{folder}: not a dataset folder (no {MANIFEST})")
+    return man
+
+
+def dataset_edition(*folders: str | Path) -> dict:
+    """The edition {"name", "sha256"} whose games the dataset folders hold (UNNAMED_EDITION for one written
+    before datasets named it); folders of different editions are refused: a model is fitted on one board."""
+    seen: dict[str, tuple[dict, Path]] = {}
+    for folder in folders:
+        ed = edition_of_model(_read_manifest(Path(folder)), f"{Path(folder) / MANIFEST}")
+        seen.setdefault(ed["sha256"], (ed, Path(folder)))
+    if len(seen) > 1:
+        (a, fa), (b, fb) = list(seen.values())[:2]
+        raise BarcelonaError(f"{fa} holds games of {edition_label(a['name'], a['sha256'])}, {fb} of "
+                             f"{edition_label(b['name'], b['sha256'])}: a model is fitted on one edition's games")
+    if not seen:
+        raise BarcelonaError("no dataset folder given")
+    return next(iter(seen.values()))[0]
+
+
 def record_files(folder: str | Path) -> tuple[str, ...]:
     """The game records (*.json) of a folder, sorted by name."""
     files = sorted(str(p) for p in Path(folder).glob("*.json") if p.name != MANIFEST)
@@ -223,4 +254,5 @@ def record_files(folder: str | Path) -> tuple[str, ...]:
     return tuple(files)
 
 
-__all__ = ["COLUMNS", "DataPlan", "generate", "load_dataset", "record_files", "record_rows", "shard_path"]
+__all__ = ["COLUMNS", "DataPlan", "dataset_edition", "generate", "load_dataset", "record_files", "record_rows",
+           "shard_path"]

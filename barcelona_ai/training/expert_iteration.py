@@ -33,7 +33,9 @@ from typing import Callable
 
 from ..workflows.arena import MatchResult, match
 from ..search.bots import check_bot_spec, make_bot
-from .datagen import DataPlan, generate, load_dataset, record_files
+from .datagen import DataPlan, dataset_edition, generate, load_dataset, record_files
+from ..learned.models import UNNAMED_EDITION, edition_entry, fitted_edition
+from ..rules.tables import Edition, edition_label, load_edition
 from ..errors import BarcelonaError
 from ..learned.evaluation import ValueModel
 from ..rules.jsonio import load_json_file, write_atomically
@@ -58,6 +60,10 @@ class IterationPlan:
     gate: float = 0.5                 # accept a model whose engine scores at least this against the previous
     train: TrainSettings = field(default_factory=TrainSettings)
     per_shard: int = 25
+    edition: str = "default"          # the board every game is played on: a shipped edition's name or a data file
+
+    def board(self) -> Edition:
+        return load_edition(self.edition)
 
     def baseline_spec(self) -> str:
         return self.baseline or f"{self.engine.split(',')[0]},preset=v0"
@@ -74,6 +80,7 @@ class IterationPlan:
         doc["base"] = [str(Path(b).resolve()) for b in self.base]
         doc["model"] = str(Path(self.model).resolve()) if self.model else None
         doc["train"] = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self.train).items()}
+        doc["edition"] = edition_entry(self.board())
         return doc
 
 
@@ -124,8 +131,19 @@ def check_plan(plan: IterationPlan) -> None:
                              f"the same games: use an engine with leaf=model")
     check_bot_spec(plan.baseline_spec(), "baseline")
     ValueModel.load(plan.model or _shipped_model(plan.players)).require_players(plan.players, "model")
+    board = edition_entry(plan.board())
+    if settings.policy is not None and (settings.turn_policy == "learned" or settings.playouts) and \
+            fitted_edition(settings.policy)["sha256"] != board["sha256"]:
+        raise BarcelonaError(f"engine {plan.engine!r} reads a turn policy fitted on another edition than "
+                             f"{edition_label(board['name'], board['sha256'])} (so it would play without its models "
+                             "there): add turn_policy=rollout,playouts=0 to it, or policy=FILE of a turn policy "
+                             "fitted on this edition's games (train-policy --edition)")
     for folder in plan.base:
         load_dataset(folder)
+        ed = dataset_edition(folder)
+        if ed["sha256"] != board["sha256"]:
+            raise BarcelonaError(f"base {folder}: its games were played on {edition_label(ed['name'], ed['sha256'])},"
+                                 f" not on {edition_label(board['name'], board['sha256'])}")
 
 
 def _shipped_model(players: int) -> str:
@@ -172,10 +190,10 @@ def run_generation(plan: IterationPlan, out: Path, k: int, model: str, workers: 
     played_with = engine_spec(plan, model)
     log(f"generation {k}: {plan.games} self-play games by {played_with}")
     run_selfplay([played_with] * plan.players, plan.games, plan.selfplay_seed(k), folder / "games",
-                 workers=workers, progress=progress, resume=True)
+                 workers=workers, progress=progress, resume=True, edition=plan.board())
     records = record_files(folder / "games")
-    generate(DataPlan(games=len(records), per_shard=plan.per_shard, records=records), folder / "data",
-             workers=workers)
+    generate(DataPlan(games=len(records), per_shard=plan.per_shard, records=records, edition=plan.board()),
+             folder / "data", workers=workers)
     new_model = folder / "model.json"
     report = fit_generation(plan, out, k, new_model, log)
     candidate = engine_spec(plan, new_model)
@@ -184,7 +202,8 @@ def run_generation(plan: IterationPlan, out: Path, k: int, model: str, workers: 
         log(f"generation {k}: arena {name}, {plan.arena_games} games")
         (folder / name).mkdir(exist_ok=True)
         results[name] = _result(match(candidate, opponent, plan.players, plan.arena_games, plan.arena_seed(k),
-                                      workers, progress=progress, save=str(folder / name), resume=True))
+                                      workers, progress=progress, save=str(folder / name), resume=True,
+                                      edition=plan.board()))
     return Generation(k, str(Path(model).resolve()), str(new_model.resolve()), plan.games, report,
                       results["vs-previous"], results["vs-baseline"],
                       results["vs-previous"]["share"] >= plan.gate)
@@ -202,9 +221,10 @@ def fit_generation(plan: IterationPlan, out: Path, k: int, path: Path, log: Call
     if path.exists():
         doc = load_json_file(path, f"model {path}")
     else:
-        data = load_dataset(*training_folders(plan, out, k))
+        folders = training_folders(plan, out, k)
+        data = load_dataset(*folders)
         log(f"generation {k}: fitting a model on {len(set(data['game'].tolist()))} games")
-        doc, _report = train(data, plan.train)
+        doc, _report = train(data, plan.train, edition=dataset_edition(*folders))
         write_atomically(str(path), json.dumps(doc, separators=(",", ":")) + "\n")
     t, valid = doc["trained"], doc["trained"].get("valid") or {}
     return {"rows": t["rows"], "games": t["games"], "alpha": t.get("alpha"),
@@ -220,7 +240,10 @@ def _result(m: MatchResult) -> dict:
 def _check_or_write_run(plan: IterationPlan, out: Path) -> None:
     path, want = out / "run.json", plan.document()
     if path.exists():
-        if load_json_file(path, f"{path}") != json.loads(json.dumps(want)):
+        have = load_json_file(path, f"{path}")
+        if isinstance(have, dict) and "edition" not in have:        # written before runs named their edition
+            have = {**have, "edition": dict(UNNAMED_EDITION)}
+        if have != json.loads(json.dumps(want)):
             raise BarcelonaError(f"{path}: this folder holds another run (other engine, games, seeds, data or "
                                  f"training settings); choose a new folder")
         return

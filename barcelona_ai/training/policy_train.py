@@ -39,7 +39,9 @@ from ..workflows.arena import run_jobs
 from ..core import CONSTANTS, State
 from ..errors import BarcelonaError
 from ..learned.evaluation import player_block_features
+from ..learned.models import edition_entry
 from ..rules.record import GameRecord
+from ..rules.tables import edition_label
 from ..learned.turn_policy import (FEATURE_NAMES, GROUP_NAMES, NF_POLICY as NF, NGROUPS_PY as NGROUPS,
                                    TOP_CLASS_NAMES, TURN_POLICY_FORMAT, TURN_POLICY_VERSION)
 from ..search.tree import decision_group, policy_distribution
@@ -83,11 +85,12 @@ def weight_vector(doc: dict) -> np.ndarray:
     return np.array(list(doc["features"]) + list(doc["groups"]) + list(doc["top_class"]) + [doc["log_prior"]])
 
 
-def record_decisions(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The training rows of one game record: inputs [rows, COLUMNS] (float32), the chosen action's index within
-    each decision and each decision's number of actions; decisions with one action, and placements, are left
-    out."""
-    rec = GameRecord.load(path)
+def record_decisions(job) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """The training rows of one game record (job: its path, or (path, edition) to read it under that edition):
+    inputs [rows, COLUMNS] (float32), the chosen action's index within each decision, each decision's number of
+    actions, and the edition the game was played on; decisions with one action, and placements, are left out."""
+    path, edition = job if isinstance(job, tuple) else (job, None)
+    rec = GameRecord.load(path, edition)
     xs, chosen, sizes = [], [], []
     for _i, s, entry in rec.steps():
         if entry is None or s.current_player() < 0:
@@ -99,7 +102,7 @@ def record_decisions(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         chosen.append(acts.index(entry["id"]))
         sizes.append(len(acts))
     x = np.concatenate(xs) if xs else np.zeros((0, COLUMNS), np.float32)
-    return x, np.array(chosen, dtype=np.int64), np.array(sizes, dtype=np.int64)
+    return x, np.array(chosen, dtype=np.int64), np.array(sizes, dtype=np.int64), edition_entry(rec.edition_data())
 
 
 @dataclass
@@ -109,23 +112,32 @@ class Decisions:
     chosen: np.ndarray
     sizes: np.ndarray
     game: np.ndarray
+    edition: dict | None = None         # the edition {"name", "sha256"} the games were played on
 
     def subset(self, games: np.ndarray) -> "Decisions":
         keep = np.isin(self.game, games)
         rows = np.repeat(keep, self.sizes)
-        return Decisions(self.x[rows], self.chosen[keep], self.sizes[keep], self.game[keep])
+        return Decisions(self.x[rows], self.chosen[keep], self.sizes[keep], self.game[keep], self.edition)
 
 
-def load_decisions(records: list[str], workers: int = 1, on_game=None) -> Decisions:
-    """The rows of every record, in the records' order (games numbered 0, 1, ...)."""
+def load_decisions(records: list[str], workers: int = 1, on_game=None, edition=None) -> Decisions:
+    """The rows of every record, in the records' order (games numbered 0, 1, ...), each record read under
+    `edition` (None: its own shipped edition); records of two editions are refused (one board, one policy)."""
     parts: list = [None] * len(records)
-    for i, part in run_jobs(record_decisions, list(records), workers):
+    for i, part in run_jobs(record_decisions, [(r, edition) for r in records], workers):
         parts[i] = part
         if on_game:
             on_game()
-    game = np.concatenate([np.full(len(c), g) for g, (_x, c, _s) in enumerate(parts)]) if parts else np.zeros(0)
-    return Decisions(np.concatenate([x for x, _c, _s in parts]), np.concatenate([c for _x, c, _s in parts]),
-                     np.concatenate([s for _x, _c, s in parts]), game.astype(np.int64))
+    editions = {ed["sha256"]: (ed, records[g]) for g, (*_rows, ed) in enumerate(parts)}
+    if len(editions) > 1:
+        (a, ra), (b, rb) = list(editions.values())[:2]
+        raise BarcelonaError(f"{ra} was played on {edition_label(a['name'], a['sha256'])}, {rb} on "
+                             f"{edition_label(b['name'], b['sha256'])}: a turn policy is fitted on one edition's "
+                             "games")
+    game = np.concatenate([np.full(len(c), g) for g, (_x, c, _s, _e) in enumerate(parts)]) if parts else np.zeros(0)
+    return Decisions(np.concatenate([x for x, _c, _s, _e in parts]), np.concatenate([c for _x, c, _s, _e in parts]),
+                     np.concatenate([s for _x, _c, s, _e in parts]), game.astype(np.int64),
+                     next(iter(editions.values()))[0] if editions else None)
 
 
 def _segments(z: np.ndarray, sizes: np.ndarray):
@@ -209,12 +221,13 @@ def measures(data: Decisions, w: np.ndarray) -> dict:
 
 
 def train_policy(records: list[str], l2: float = 1e-4, test_fraction: float = 0.1, seed: int = 0,
-                 workers: int = 1, on_game=None) -> dict:
-    """Fit the turn policy to the records' decisions: measured on the held-out games, then refitted on all of
-    them; returns the policy document (its "training" part says how it was made and measured)."""
+                 workers: int = 1, on_game=None, edition=None) -> dict:
+    """Fit the turn policy to the records' decisions (read under `edition`, load_decisions): measured on the
+    held-out games, then refitted on all of them; returns the policy document (its "training" part says how it
+    was made and measured, its "edition" which board the games were played on)."""
     if not 0.0 <= test_fraction < 1.0:
         raise BarcelonaError(f"test fraction must be in [0, 1), not {test_fraction!r}")
-    data = load_decisions(records, workers, on_game)
+    data = load_decisions(records, workers, on_game, edition)
     games = len(records)
     fit_games, test_games = split_games(games, test_fraction, seed)
     meta = {"records": games, "decisions": int(len(data.sizes)), "l2": l2, "seed": seed}
@@ -223,4 +236,6 @@ def train_policy(records: list[str], l2: float = 1e-4, test_fraction: float = 0.
         meta["held_out"] = {"games": int(len(test_games)), **measures(data.subset(test_games), w)}
     w = fit(data, l2)
     meta["fit"] = measures(data, w)
-    return policy_document(w, meta)
+    doc = policy_document(w, meta)
+    doc["edition"] = data.edition
+    return doc

@@ -22,6 +22,8 @@ import numpy as np
 
 from ..errors import BarcelonaError
 from ..learned.evaluation import FEATURE_NAMES, MODEL_FORMAT, MODEL_VERSION, ValueModel
+from ..learned.models import edition_entry
+from ..rules.tables import load_edition
 
 TO_COME_SCALE = 50.0
 TURNS_SCALE = 30.0              # evaluation.player_features: turns / 30
@@ -73,8 +75,10 @@ def targets(data: dict) -> np.ndarray:
     return np.stack([data["win"], (data["final_score"] - data["score"]) / TO_COME_SCALE], axis=1)
 
 
-def train(data: dict, settings: TrainSettings = TrainSettings()) -> tuple[dict, TrainReport]:
-    """Fit a model to a dataset (datagen.load_dataset); returns the model document and a report."""
+def train(data: dict, settings: TrainSettings = TrainSettings(), edition: dict | None = None
+          ) -> tuple[dict, TrainReport]:
+    """Fit a model to a dataset (datagen.load_dataset) of the games of `edition` ({"name", "sha256"}, as
+    datagen.dataset_edition gives it; None: the default's); returns the model document and a report."""
     if len(data["game"]) == 0:
         raise BarcelonaError("training needs a dataset with at least one game")
     fit, valid = split_games(data, settings.valid_fraction, settings.seed)
@@ -88,6 +92,7 @@ def train(data: dict, settings: TrainSettings = TrainSettings()) -> tuple[dict, 
     best = int(np.argmin(losses))
     net, alpha = fits[best]
     doc = model_document(net, mean, scale, 1.0, settings, data, fit)
+    doc["edition"] = dict(edition) if edition is not None else edition_entry(load_edition("default"))
     doc["trained"]["alpha"] = alpha
     doc["trained"]["alpha_losses"] = {str(a): round(v, 5) for (_, a), v in zip(fits, losses)}
     raw = ValueModel(doc).raw_rows(x[valid]) if valid.any() else np.zeros((0, 2), np.float32)
@@ -377,7 +382,8 @@ def game_intervals(p: np.ndarray, won: np.ndarray, uniform: np.ndarray, err: np.
             "reliability_observed": [interval(observed[:, b]) for b in range(10)]}
 
 
-def search_forecasts(records: list, every: int, analyse, on_game=None) -> tuple[np.ndarray, np.ndarray, dict]:
+def search_forecasts(records: list, every: int, analyse, on_game=None, edition=None
+                     ) -> tuple[np.ndarray, np.ndarray, dict]:
     """The forecasts a search makes: `analyse(state)` (returning an engine.Analysis) at every `every`-th
     decision of each finished game record (a path, or a GameRecord already loaded); returns (win probabilities,
     expected scores, the rows' columns as datagen writes them) for forecast_metrics. on_game() is called after
@@ -386,7 +392,7 @@ def search_forecasts(records: list, every: int, analyse, on_game=None) -> tuple[
     from ..rules.record import GameRecord
     p, sc, parts = [], [], []
     for g, record in enumerate(records):
-        rec = record if isinstance(record, GameRecord) else GameRecord.load(record)
+        rec = record if isinstance(record, GameRecord) else GameRecord.load(record, edition)
         rows = record_rows(rec, g)
         keep = rows["decision"] % every == 0
         states = [s.clone() for d, s in rec.decisions() if d % every == 0]

@@ -551,6 +551,7 @@ def game_document(game: WebGame) -> dict:
         "waiting": waiting, "to_move": view.current_player if view.current_player >= 0 else None,
         "caption": caption, "round": view.round_number,
         "edition": {"name": s.edition, "words": edition_words(s)},
+        "engine_note": sess.engine.evaluation_note(s),
         "svg": board_svg(s, viewpoint, sess.board_marks(), caption, you=sess.seat),
         "legal": legal, "can_undo": any(sess.typed),
         "scores": [pl.score for pl in view.players],
@@ -671,6 +672,8 @@ class ReviewJob:
         self.done = False
         self.started = False                     # False while it waits for a place in the review pool
         self.stopped = False
+        from ..workflows.review import evaluation_note
+        self.note = evaluation_note(record, seed)
 
     def stop(self) -> None:
         self.stopped = True
@@ -699,7 +702,7 @@ class ReviewJob:
         the engine's win probability for that player and the mark; the summary once done."""
         return {"id": self.id, "done": self.done, "error": self.error, "players": self.record.players,
                 "entries": len(self.record.actions), "at": self.at, "started": self.started,
-                "stopped": self.stopped,
+                "stopped": self.stopped, "engine_note": self.note,
                 "decisions": [asdict(d) for d in list(self.decisions)],
                 "summary": [s.to_dict() for s in self.summary]}
 

@@ -366,6 +366,12 @@ class Review:
 # ---------------------------------------------------------------------------------------------------------------
 # reviewing
 
+def evaluation_note(rec, seed: int = 0) -> str | None:
+    """Where the reviewing engine's numbers on the record's board are not its learned models'
+    (Engine.evaluation_note), the sentence that says so; None where they are."""
+    return Engine(seed=seed).evaluation_note(rec.initial_state())
+
+
 def review_record(rec, limit: Limit, seed: int = 0, threads: int = 1,
                   progress: Callable[[int, int, int], None] | None = None,
                   on_decision: Callable[[Decision], None] | None = None,

@@ -179,6 +179,8 @@ function show(doc) {
   hints = [];
   $("hints").innerHTML = "";
   $("meter").innerHTML = "";
+  $("engine-note").textContent = doc.engine_note || "";    // where the numbers are not the learned models'
+  $("engine-note").hidden = !doc.engine_note;
   $("board").innerHTML = doc.svg;
   $("caption").textContent = doc.caption;
   $("undo").disabled = !doc.can_undo;
@@ -738,6 +740,8 @@ async function reviewRecord(record, rounds = null) {
   reviewed = record;
   reviewRounds = rounds;
   review = await api("POST", "/api/reviews", { record, iterations: Number($("review-iterations").value) });
+  $("review-note").textContent = review.engine_note || "";   // where the numbers are not the learned models'
+  $("review-note").hidden = !review.engine_note;
   while (!review.done) {
     drawGraph(review);
     $("review-status").textContent = `reviewing: move ${review.at + 1} of ${review.entries}`;
