@@ -49,10 +49,10 @@ LAYERS = [
      "workflows.distributed"},                                 #   adapters (Ray, OpenSpiel: optional extras)
     {"workflows.selfplay", "workflows.review", "workflows.session", "workflows.standing",  # workflows (the CLI
      "training.datagen", "training.train", "training.policy_train", "training.expert_iteration",  # and the web)
-     "web.api", "web.table_entry"},
+     "workflows.board_editor", "web.api", "web.table_entry"},
     {"cli.args", "cli.play_guard", "cli.terminal"},            # command-line argument checks; play's terminal
-    {"web.guard"},                                             # the web server's request checks (Starlette)
-    {"cli.analysis", "cli.play", "cli.learn", "web.server"},   # the command-line commands, the web server
+    {"web.guard", "web.board_form"},                           # the web server's request checks, its board form
+    {"cli.analysis", "cli.play", "cli.learn", "cli.edition", "web.server"},   # the commands, the web server
     {"cli.main"},                                              # the command-line entry point
     {"__main__"},
 ]

@@ -1,22 +1,22 @@
-"""The web board in a real browser: Debian's chromium, headless, driven by Playwright, against ``barcelona-ai
-serve``'s application run by uvicorn on a free local port, at three widths: a phone (375 px), a tablet (768 px) and
-a desktop (1280 px).
+"""The web board in a real browser: Debian's chromium, headless, driven by Playwright, against ``barcelona-ai serve``'s
+application run by uvicorn on a free local port, at three widths: a phone (375 px), a tablet (768 px) and a desktop
+(1280 px).
 
-At each width: the page fits (no element wider than the window, every button on screen), a hint is asked and its
-badges do not overlap, a click on the crossing the hint points at plays there (the hint's drawing takes no click),
-the log names the round and the player; a short review is stepped through with the buttons and the arrow keys; a
-real table's round entered by clicks (another player's placement refused with the rules' reason beside the board,
-then entered by its crossing and its citizens; that player's likely move confirmed with Enter; a reveal and the
-seat's own draw from their pickers); the board editor's position set up by clicks, a refused change saying why, and
-a game started from it. Slow (CI runs them, -m slow): a whole 2-player game played by clicking at each width (a
-highlighted place on the board, a menu when several moves share it, or the list of moves for the moves that are no
-place), with a hint, an undo and an analysis on the way, then that game's review; a position saved and loaded; a
-real table's setup; another site's page. With BARCELONA_WEB_SCREENSHOTS=DIR the page is photographed at each width
-(docs/web-phone.png, docs/web-tablet.png, docs/web-desktop.png), the table entry at each width
-(docs/web-table-phone.png, docs/web-table-tablet.png, docs/web-table-desktop.png), the board editor
+At each width: the page fits (no element wider than the window, every button on screen), a hint is asked and its badges
+do not overlap, a click on the crossing the hint points at plays there (the hint's drawing takes no click), the log
+names the round and the player; a short review is stepped through with the buttons and the arrow keys; a real table's
+round entered by clicks (another player's placement refused with the rules' reason beside the board, then entered by
+its crossing and its citizens; that player's likely move confirmed with Enter; a reveal and the seat's own draw from
+their pickers); the board editor's position set up by clicks, a refused change saying why, and a game started from it;
+a board made with the "Your board" form and a game played on it. Slow (CI runs them, -m slow): a whole 2-player game
+played by clicking at each width (a highlighted place on the board, a menu when several moves share it, or the list of
+moves for the moves that are no place), with a hint, an undo and an analysis on the way, then that game's review; a
+position saved and loaded; a real table's setup; another site's page. With BARCELONA_WEB_SCREENSHOTS=DIR the page is
+photographed at each width (docs/web-phone.png, docs/web-tablet.png, docs/web-desktop.png), the table entry at each
+width (docs/web-table-phone.png, docs/web-table-tablet.png, docs/web-table-desktop.png), the board editor
 (docs/web-editor.png), a whole game's review on the desktop and the phone (docs/web-review.png,
-docs/web-review-phone.png) and the board at three moments of a game (the README's pictures:
-docs/web-opening-hints.png, docs/web-midgame.png, docs/web-game-over.png).
+docs/web-review-phone.png) and the board at three moments of a game (the README's pictures: docs/web-opening-hints.png,
+docs/web-midgame.png, docs/web-game-over.png).
 
 They are skipped where Playwright or chromium is missing; the serve command's busy port is checked without them.
 """
@@ -659,6 +659,36 @@ def test_the_board_editor_sets_up_a_position_that_loads(sized, server):
         loaded = json.loads(r.read())
     assert loaded["crossings"]["(2,1)"]["citizens"] == {"bottom": "MIDDLE", "top": "WORKING"}
     assert loaded["buildings"]["B(1,0)"] == {"level": "L1", "markers": [0]} and loaded["players"][1]["coins"] == 3
+
+
+def test_your_board_is_made_from_the_box_and_a_new_game_plays_it(sized):
+    """At each width: the "Your board" form shows every part of the box drawn, with its questions; one value
+    changed and the board made, the page says what changed and offers the board file; a new game on it names
+    it, and says that no learned model was fitted there."""
+    name, page = sized
+    page.click("#tab-board")
+    page.wait_for_selector("#bf-parts details")
+    assert page.locator("#bf-parts details").count() == 15
+    _fits(page)
+    part = page.locator("#bf-parts details").nth(2)
+    part.locator("summary").click()
+    assert "r0" in part.locator("pre").text_content()
+    page.fill('input[data-key="crossing (1,0)"]', "2")
+    page.fill("#bf-name", f"box-{name}")
+    page.click("#bf-make")
+    page.wait_for_function("() => window.boardState.busy === 0 && !document.querySelector('#bf-result').hidden")
+    result = page.locator("#bf-result").text_content()
+    assert f'edition "box-{name}"' in result and "1 value changed" in result, result
+    assert "Coins printed on crossing (1,0): 2 (was 0)" in result
+    _fits(page)
+    if SHOTS and name == "desktop":
+        page.screenshot(path=os.path.join(SHOTS, "web-your-board.png"), full_page=False)
+    page.click("#tab-game")
+    page.select_option("#opt-edition", f"box-{name}")
+    game = _start(page)
+    assert game["edition"]["name"] == f"box-{name}"
+    assert page.locator("#engine-note").is_visible()
+    assert "No learned model was fitted on" in page.locator("#engine-note").text_content()
 
 
 # ---------------------------------------------------------------------------------------------------------------

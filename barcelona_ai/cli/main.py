@@ -192,10 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("second", metavar="DIR", help="the folder of the second run's records")
     A.add_edition_option(q, reads=True)
     q.set_defaults(func=cmd_paired)
-    from . import analysis, learn, play
+    from . import analysis, edition, learn, play
     analysis.register(sub)              # hint, analyse, review, selfplay
     play.register(sub)                  # play, table
     learn.register(sub)                 # generate, train, evaluate (the learned evaluation)
+    edition.register(sub)               # edition new, check, show (your own board)
     w = sub.add_parser("serve", help="the web board: play, hints, table mode and reviews in the browser")
     w.add_argument("--port", type=A.port, default=8000, help="the port to listen on")
     w.add_argument("--host", default="127.0.0.1",

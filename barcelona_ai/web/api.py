@@ -115,12 +115,13 @@ def table_setup_fields(edition="default") -> list[dict]:
 
 
 class Editions:
-    """The editions a server plays, by name: the shipped ones and the one it was started with (serve --edition),
-    which is the default of new games. A request names an edition, never a path (a path would let a request
-    probe the server's files)."""
+    """The editions a server plays, by name: the shipped ones, the one it was started with (serve --edition),
+    which is the default of new games, and those made with the page's board form (board_form.py). A request
+    names an edition, never a path (a path would let a request probe the server's files)."""
 
     def __init__(self, edition=None):
         self.by_name = {name: load_edition(name) for name in available_editions()}
+        self.shipped = frozenset(self.by_name)
         chosen = load_edition(edition or "default")
         self.by_name[chosen.name] = chosen
         self.default = chosen.name

@@ -12,6 +12,8 @@ GET      /                                    the page
 POST     /api/games                           a new game: {mode, players, seat, seed, iterations, hint_iterations,
                                               record, position, setup} (all optional) -> the game document
 GET      /api/table-setup                     the fields of a real table's setup, with their prompts
+GET      /api/board-form                      ?from=NAME: the guided editor's questions, part by part, drawn
+POST     /api/editions                        {from, name, answers} -> the board made, played by name from then on
 GET      /api/games/{id}                      the game document (webapi.game_document)
 POST     /api/games/{id}/move                 {"id": action id} or {"move": notation} -> {"game", "lines"}
 POST     /api/games/{id}/step                 the engine's move or chance, one entry -> {"game", "lines"}
@@ -51,11 +53,13 @@ from ..search.levels import DEFAULT_LEVEL, LEVELS
 from .api import (MAX_ITERATIONS, Editions, GameNotFound, Games, NotNow, Reviews, WebRequestError,
                      analysis_document, fresh_position, game_document, int_field, position_board, position_document,
                      record_document, table_setup_fields)
+from .board_form import form_document, make_edition
 from .guard import RequestGuard, is_loopback
 
 __all__ = ["create_app", "serve", "STATIC_FILES"]
 
-STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "index.html": "text/html"}
+STATIC_FILES = {"app.js": "text/javascript", "board_form.js": "text/javascript", "style.css": "text/css",
+                "index.html": "text/html"}
 MAX_BODY = 4 * 2**20                   # a request body (a game record) of at most 4 MiB
 MAX_CONNECTIONS = 64                   # connections served at once (uvicorn answers 503 beyond them)
 KEEP_ALIVE_SECONDS = 5                 # an idle connection is closed after this
@@ -132,6 +136,12 @@ class _Endpoints:
     def setup_fields(self, request, body):
         editions = self.games.editions
         return {"fields": table_setup_fields(editions.by_name[editions.default]), **editions.listing()}
+
+    def board_form(self, request, body):
+        return form_document(self.games.editions, request.query_params.get("from"))
+
+    def new_edition(self, request, body):
+        return make_edition(self.games.editions, body)
 
     def new_game(self, request, body):
         return game_document(self.games.create(body))
@@ -276,6 +286,8 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None, token
         Route("/", _page(token)), Route("/static/{name}", _static),
         Route("/api/games", _handler(e.new_game), methods=post),
         Route("/api/table-setup", _handler(e.setup_fields)),
+        Route("/api/board-form", _handler(e.board_form)),
+        Route("/api/editions", _handler(e.new_edition), methods=post),
         Route("/api/games/{gid}", _handler(e.show)),
         Route("/api/games/{gid}/move", _handler(e.move), methods=post),
         Route("/api/games/{gid}/step", _handler(e.step), methods=post),

@@ -1215,7 +1215,9 @@ function switchTab(name) {
   $("page-game").hidden = name !== "game";
   $("page-review").hidden = name !== "review";
   $("page-editor").hidden = name !== "editor";
+  $("page-board").hidden = name !== "board";
   if (name === "review" && review) drawGraph(review);
+  if (name === "board") guarded(openBoardForm, "bf-error");     // board_form.js
 }
 
 let resizeTimer = null;
