@@ -49,6 +49,7 @@ LAYERS = [
      "workflows.distributed"},                                 #   adapters (Ray, OpenSpiel: optional extras)
     {"workflows.selfplay", "workflows.review", "workflows.session", "workflows.standing",  # workflows (the CLI
      "training.datagen", "training.train", "training.policy_train", "training.expert_iteration",  # and the web)
+     "training.refit",
      "workflows.board_editor", "web.api", "web.table_entry"},
     {"cli.args", "cli.play_guard", "cli.terminal"},            # command-line argument checks; play's terminal
     {"web.guard", "web.board_form"},                           # the web server's request checks, its board form

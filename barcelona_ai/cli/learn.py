@@ -1,4 +1,5 @@
-"""Command line of the learned evaluation: ``generate``, ``train``, ``train-policy``, ``evaluate`` and ``iterate``.
+"""Command line of the learned evaluation: ``generate``, ``train``, ``train-policy``, ``evaluate``, ``iterate`` and
+``refit``.
 
     barcelona-ai generate --out DIR (--games N --players P [--bot SPEC] [--seed K] | --records DIR) [--workers W]
                           [--ray local|auto|ADDRESS]
@@ -7,6 +8,7 @@
     barcelona-ai evaluate DATA_DIR... [--model MODEL.json] [--json]
     barcelona-ai evaluate RECORD_DIR... --search N [--every K] [--preset default|v0] [--seed S]
     barcelona-ai iterate --out DIR --engine SPEC [--generations N] [--games N] [--arena-games N] [--base DATA_DIR]...
+    barcelona-ai refit --out DIR [--edition NAME|FILE] [--scale F] [--workers W] [--install]
 
 The work is done by datagen.py (datasets), train.py (fitting, calibration metrics), expert_iteration.py (the
 self-play -> training -> arena loop) and evaluation.pyx (the network in C); this module parses arguments, calls
@@ -232,6 +234,28 @@ def cmd_iterate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_refit(args: argparse.Namespace) -> int:
+    from ..rules.words import edition_words
+    from ..training import refit as R
+    if args.install:
+        R.install(args.out)
+        print(f"the models of {show_path(args.out)} are installed in the package, and its manifest written anew")
+        return 0
+    plan = R.RefitPlan(edition=args.edition.source if args.edition is not None else "default", scale=args.scale,
+                       iterations=args.iterations, seed=args.seed)
+    R.check_plan(plan)
+    stages = ", ".join(f"{s} {plan.games(s)}" for s in R.STAGE_GAMES)
+    print(f"refit: the shipped models fitted anew on {edition_words(plan.board())} in {show_path(args.out)}; "
+          f"games by stage: {stages}; {plan.iterations} iterations a decision")
+    try:
+        files = R.run(plan, args.out, workers=args.workers, log=print, progress=True)
+    except KeyboardInterrupt:
+        print(f"refit: what was written stays in {show_path(args.out)}; the same command resumes", file=sys.stderr)
+        raise
+    print(f"models written: {', '.join(show_path(f) for f in files.values())}")
+    return 0
+
+
 def _train_settings(args: argparse.Namespace, seed: int):
     """The fit's settings from the options _add_fit_options added (train and iterate)."""
     from ..training.train import TrainSettings
@@ -354,6 +378,27 @@ def register(sub) -> None:
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 
     _register_iterate(sub)
+    _register_refit(sub)
+
+
+def _register_refit(sub) -> None:
+    r = sub.add_parser("refit", help="the shipped models fitted anew for an edition, from seeds (resumable)",
+                       description="Stage by stage (training/refit.py): the model-free engine's games, the general "
+                                   "network and the turn policy fitted on them, then the 2- and 4-player "
+                                   "defaults' own games and their networks, and a 3-player test set. Seeded; an "
+                                   "interrupted run resumes. At scale 1 about 5 to 6 hours of a 2-core machine "
+                                   "(docs/learned-evaluation.md).")
+    r.add_argument("--out", required=True, metavar="DIR", help="the run's folder (created if missing)")
+    r.add_argument("--scale", type=A.number_range(0.001, 10.0, "a scale"), default=1.0, metavar="F",
+                   help="every stage's games times F (default 1: the shipped models' own counts)")
+    r.add_argument("--iterations", type=A.int_range(1, 10**6, "a number of iterations"), default=2000, metavar="N",
+                   help="the engines' iterations a decision (default 2000)")
+    r.add_argument("--seed", type=A.seed, default=2_000_000, metavar="K", help="the stages' setup seeds start here")
+    r.add_argument("--workers", type=A.workers, default=1, metavar="W", help="parallel processes")
+    r.add_argument("--install", action="store_true",
+                   help="copy a finished run's models into the package and write its manifest anew")
+    A.add_edition_option(r)
+    r.set_defaults(func=cmd_refit, command="refit")
 
 
 def _add_data_edition_option(parser) -> None:
@@ -414,4 +459,4 @@ def _register_iterate(sub) -> None:
     i.set_defaults(func=cmd_iterate, command="iterate")
 
 
-__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate", "cmd_iterate"]
+__all__ = ["register", "cmd_generate", "cmd_train", "cmd_evaluate", "cmd_iterate", "cmd_refit"]
