@@ -11,7 +11,8 @@ from barcelona_ai import new_game
 from barcelona_ai.core import State
 from barcelona_ai.errors import DataFileError, InvalidRecordError
 from barcelona_ai.rules.record import GameRecord
-from barcelona_ai.rules.tables import content_digest, edition_of_document, load_edition
+from barcelona_ai.rules.editions import edition_of_document
+from barcelona_ai.rules.tables import content_digest, load_edition
 
 
 def _edited(tmp_path, name="my-board", bonus=9):
@@ -121,8 +122,12 @@ def test_older_documents_without_a_digest_still_read(tmp_path):
 
 def test_bad_digests_are_refused_by_field():
     for bad in ("", "0" * 63, "G" * 64, 7):
-        with pytest.raises(DataFileError, match="edition_sha256"):
+        with pytest.raises(DataFileError, match="^edition_sha256: "):
             edition_of_document("default", bad)
+    with pytest.raises(DataFileError, match='^edition: the game was played under edition "my-board"'):
+        edition_of_document("my-board", "0" * 64, chosen="default")
+    with pytest.raises(DataFileError, match="^edition: unknown edition"):
+        edition_of_document("no-such-board")
 
 
 def test_a_state_of_a_file_edition_pickles(tmp_path):

@@ -30,7 +30,7 @@ NOT_IMPORTED = {"adapters": {"search", "workflows", "training"}, "web": {"traini
 LAYERS = [
     {"errors", "_version", "workflows.progress", "rules.geometry"},  # no dependencies (progress: tqdm only)
     {"rules.jsonio"},                                          # safe file and JSON reading
-    {"rules.tables", "rules.words"},                           # the board data (editions), its words
+    {"rules.tables", "rules.words", "rules.editions"},         # the board data (editions), its words
     {"rules.view"},                                            # the typed read-only view of a state
     {"core"},                                                  # the compiled rules
     {"rules.notation", "rules.position", "rules.position_fields", "rules.position_turn",  # the Python layer on

@@ -703,7 +703,7 @@ def state_from_json(doc: Any, seed: int = 0, edition: Any = None) -> State:
 
     A viewpoint document's hidden hands are sampled from its unseen pool with `seed`. `edition` (a name, a
     data-file path or an Edition) is the edition the reader plays: the document must have been written under
-    it (tables.edition_of_document); by default, the shipped edition the document names."""
+    it (editions.edition_of_document); by default, the shipped edition the document names."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise InvalidPositionError(f"seed: expected an integer, got {_show(seed)}")
     reader = _Reader(doc, edition)

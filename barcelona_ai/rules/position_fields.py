@@ -8,9 +8,10 @@ import re
 from typing import Any
 
 from ..core import SOURCES
-from ..errors import BarcelonaError, DataFileError, InvalidPositionError
+from ..errors import BarcelonaError, InvalidPositionError
 from .jsonio import parse_json
-from .tables import CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_SIDEWALK, SPACE_INDEX, edition_of_document
+from .editions import edition_of_document
+from .tables import CLASSES, EFFECT_CODES, GRANT_KINDS, NUM_SIDEWALK, SPACE_INDEX
 
 FORMAT = "barcelona-position"
 VERSION = 1
@@ -259,15 +260,12 @@ def _class_counts(v: Any, path: str, hi: int = 99) -> list[int]:
 
 
 def _edition(edition: str, sha256: Any, chosen: Any):
-    """tables.edition_of_document, with every failure a BarcelonaError: DataFileError for an unknown, invalid or
+    """editions.edition_of_document, with every failure a BarcelonaError: DataFileError for an unknown, invalid or
     other edition (as documented), InvalidPositionError for a name that is not even a readable file."""
     if len(edition) > 1000 or "\x00" in edition:
         _fail("edition", f"{_show(edition)} is not an edition name nor a data file path")
     try:
         return edition_of_document(edition, sha256, chosen)
-    except DataFileError as exc:
-        text = str(exc)
-        raise DataFileError(text if text.startswith("edition") else f"edition: {text}") from None
     except BarcelonaError:
         raise
     except (OSError, ValueError, RecursionError) as exc:     # a directory, not UTF-8, nested too deeply ...

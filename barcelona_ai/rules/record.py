@@ -38,7 +38,8 @@ from ..core import CONSTANTS, State, action_id, new_game
 from ..errors import BarcelonaError, IllegalActionError, InvalidRecordError
 from .jsonio import check_depth, parse_json, read_bytes, short_repr, show_path
 from .notation import parse_placement
-from .tables import Edition, edition_of_document, load_edition
+from .editions import edition_of_document
+from .tables import Edition, load_edition
 
 C = CONSTANTS
 CLASSES = ("W", "M", "U")
@@ -235,7 +236,7 @@ class GameRecord:
         (it must be legal where it stands) and the fields that state facts about the game (players, seats,
         result) must agree with the replay. Any problem raises InvalidRecordError naming the first wrong field;
         nothing of `doc` is changed. `edition` (a name, a data-file path or an Edition) is the edition the
-        reader plays: a record written under another one is refused naming both (tables.edition_of_document);
+        reader plays: a record written under another one is refused naming both (editions.edition_of_document);
         by default, the shipped edition the record names."""
         if isinstance(doc, (str, bytes, bytearray)):
             doc = parse_json(doc, "record", InvalidRecordError)
@@ -260,9 +261,8 @@ class GameRecord:
             raise InvalidRecordError(f"edition: {short_repr(written)} is not an edition name or data-file path")
         try:
             played = edition_of_document(written, doc.get("edition_sha256"), chosen=edition)
-        except BarcelonaError as exc:
-            text = str(exc)
-            raise InvalidRecordError(text if text.startswith("edition") else f"edition: {text}") from None
+        except BarcelonaError as exc:               # its message names the field (edition or edition_sha256)
+            raise InvalidRecordError(str(exc)) from None
         players = doc.get("players")
         if not _is_int(players) or not 2 <= players <= 4:
             raise InvalidRecordError(f"players: {short_repr(players)} is not 2..4")

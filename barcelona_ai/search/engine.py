@@ -153,7 +153,7 @@ class Engine:
         from ..rules.words import edition_words
         return (f"No learned model was fitted on {edition_words(state)}: the engine plays its model-free search "
                 "there (every line played to the game's end), and its win chances are those games' shares, "
-                "measured less sharp than the learned ones (docs/editions.md).")
+                "far less reliable than the learned ones (docs/editions.md).")
 
     def _start(self, state: State, limit: Limit, viewpoint: int | None, choosing: bool = True,
                forecasts: bool = True, shown: int = 0) -> Search:
