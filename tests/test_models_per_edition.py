@@ -44,7 +44,30 @@ def test_every_shipped_model_was_fitted_on_the_default_edition():
         for role in ROLES:
             assert fitted_edition(shipped_file(players, role))["sha256"] == default, (players, role)
     for name, entry in manifest()["files"].items():
-        assert entry["edition"] == {"name": "default", "sha256": default}, name
+        assert entry["edition"] == edition_entry(load_edition("default")), name
+
+
+def test_a_copy_of_a_board_under_another_name_is_the_same_board_for_the_models(tmp_path):
+    """The learned models apply to a board, not to its name: a shipped board saved under a name of its own (the
+    guided editor with every value kept) plays with them; one changed value does not."""
+    from barcelona_ai.workflows.board_editor import edit
+    same = tmp_path / "my-copy.json"
+    same.write_text(json.dumps(edit("default", {}, "my-copy")))
+    copy = load_edition(str(same))
+    assert copy.sha256 != load_edition().sha256 and copy.board_sha256 == load_edition().board_sha256
+    assert not Engine(seed=1).model_free(new_game(2, seed=1, edition=copy))
+    assert Engine(seed=1).evaluation_note(new_game(2, seed=1, edition=copy)) is None
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(edit("default", {"crossing (1,0)": "1"}, "other")))
+    assert Engine(seed=1).model_free(new_game(2, seed=1, edition=str(other)))
+
+
+def test_an_entry_without_a_board_digest_fits_its_own_edition_only():
+    from barcelona_ai.learned.models import fits
+    ed = load_edition()
+    assert fits({"name": "default", "sha256": ed.sha256}, ed)
+    assert not fits({"name": "default", "sha256": "0" * 64}, ed)
+    assert fits({"name": "x", "sha256": "0" * 64, "board_sha256": ed.board_sha256}, ed)
 
 
 def test_a_model_file_names_its_edition_or_is_of_the_first_default(tmp_path):

@@ -85,8 +85,9 @@ def _data_edition(args: argparse.Namespace) -> dict:
     """The edition of the dataset folders' games; with --edition, folders of another one are refused."""
     from ..training.datagen import dataset_edition
     from ..rules.tables import edition_label
+    from ..learned.models import fits
     ed = dataset_edition(*args.data)
-    if args.edition is not None and ed["sha256"] != args.edition.sha256:
+    if args.edition is not None and not fits(ed, args.edition):
         raise CommandError(f"--edition: the datasets hold games of {edition_label(ed['name'], ed['sha256'])}, "
                            f"not of {args.edition.label}")
     return ed
@@ -179,10 +180,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def _require_fitted(files, edition: dict) -> None:
     """CommandError where a shipped model is not of the dataset's edition (the engine would not show it)."""
-    from ..learned.models import fitted_edition
+    from ..learned.models import fitted_edition, same_board
     from ..rules.tables import edition_label
     for f in files:
-        if fitted_edition(f)["sha256"] != edition["sha256"]:
+        if not same_board(fitted_edition(f), edition):
             raise CommandError(f"no shipped model was fitted on {edition_label(edition['name'], edition['sha256'])}"
                                f" (the engine plays its model-free search there): measure a model with --model, or "
                                f"the engine's own numbers with --search on game records")

@@ -9,9 +9,10 @@ names of the inputs its weights belong to, and the SHA-256 of its bytes. A shipp
 when it is read (once per process): a file that is not the one described is refused.
 After fitting a new model, ``write_manifest()`` writes the entries anew from the files.
 
-Every model file names the edition whose games it was fitted on (``"edition": {"name", "sha256"}``, written by
-``train``, ``train-policy`` and ``iterate``): the engine uses a model only on that edition's board
-(search/engine.py), since its forecasts were measured there and nowhere else.
+Every model file names the edition whose games it was fitted on (``"edition": {"name", "sha256", "board_sha256"}``,
+written by ``train``, ``train-policy``, ``iterate`` and ``refit``): the engine uses a model only on that board
+(search/engine.py, ``fits``), since its forecasts were measured there and nowhere else. The board is its data
+without its name (tables.board_digest): a copy of a board under another name is the same board.
 """
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ SHIPPED_ROLES = {
 }
 
 # The board data every model file written before models named their edition was fitted on (the first default).
-UNNAMED_EDITION = {"name": "default", "sha256": "d3f002e85ad0814245d9f97eb23299bcb6e13d65d6b685a2953cdbef078cf60c"}
+UNNAMED_EDITION = {"name": "default", "sha256": "d3f002e85ad0814245d9f97eb23299bcb6e13d65d6b685a2953cdbef078cf60c",
+                   "board_sha256": "a8be46b072d73ab1074c95725b45430ed6b9ea827ce826064c3b155c54a976a5"}
 
 _MANIFEST: list[dict] = []
 _FITTED: dict[tuple, dict] = {}
@@ -87,12 +89,36 @@ def file_sha256(path: str | Path) -> str:
 
 def edition_entry(edition) -> dict:
     """What a model file writes of the edition its games were played on (a tables.Edition)."""
-    return {"name": edition.name, "sha256": edition.sha256}
+    return {"name": edition.name, "sha256": edition.sha256, "board_sha256": edition.board_sha256}
+
+
+def fits(entry: dict, edition) -> bool:
+    """Whether a model fitted on the games of `entry` (edition_entry) applies on `edition`'s board: the same
+    board data whatever its name (an entry without a board digest: the same edition)."""
+    board = entry.get("board_sha256")
+    return board == edition.board_sha256 if board else entry["sha256"] == edition.sha256
+
+
+def as_written_now(have: dict, want: dict) -> dict:
+    """A manifest or plan document `have` read back, with its "edition" entry completed as `want`'s where it
+    names the same edition without a board digest (written before entries carried one)."""
+    ed, new = have.get("edition"), want.get("edition")
+    if isinstance(ed, dict) and isinstance(new, dict) and "board_sha256" not in ed and \
+            ed.get("sha256") == new.get("sha256") and ed.get("name") == new.get("name"):
+        return {**have, "edition": new}
+    return have
+
+
+def same_board(a: dict, b: dict) -> bool:
+    """Whether two edition entries are of one board (both digests of the board where both have one)."""
+    if a.get("board_sha256") and b.get("board_sha256"):
+        return a["board_sha256"] == b["board_sha256"]
+    return a["sha256"] == b["sha256"]
 
 
 def fitted_edition(path: str | Path) -> dict:
-    """The edition a model file was fitted on, {"name", "sha256"}: its "edition" field (UNNAMED_EDITION for a
-    file written before models named one). Read once per process per version of the file."""
+    """The edition a model file was fitted on (edition_entry): its "edition" field (UNNAMED_EDITION for a file
+    written before models named one). Read once per process per version of the file."""
     try:
         st = os.stat(path)
         key = (os.path.realpath(path), st.st_mtime_ns, st.st_size)
@@ -109,11 +135,17 @@ def edition_of_model(doc, name: str) -> dict:
     ed = doc.get("edition") if isinstance(doc, dict) else None
     if ed is None:
         return dict(UNNAMED_EDITION)
+    digest = re.compile(r"[0-9a-f]{64}")
     if (not isinstance(ed, dict) or not isinstance(ed.get("name"), str) or not ed["name"]
-            or not isinstance(ed.get("sha256"), str) or not re.fullmatch(r"[0-9a-f]{64}", ed["sha256"])):
+            or not isinstance(ed.get("sha256"), str) or not digest.fullmatch(ed["sha256"])
+            or not (ed.get("board_sha256") is None or isinstance(ed["board_sha256"], str)
+                    and digest.fullmatch(ed["board_sha256"]))):
         raise BarcelonaError(f"{name}: edition must be {{\"name\": NAME, \"sha256\": the board data's 64 hex "
-                             f"digits}}, not {str(ed)[:60]}")
-    return {"name": ed["name"], "sha256": ed["sha256"]}
+                             f"digits, \"board_sha256\": its board's}}, not {str(ed)[:60]}")
+    out = {"name": ed["name"], "sha256": ed["sha256"]}
+    if ed.get("board_sha256"):
+        out["board_sha256"] = ed["board_sha256"]
+    return out
 
 
 def _check_manifest(doc: dict) -> None:

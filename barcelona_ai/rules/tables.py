@@ -80,6 +80,7 @@ class Edition:
     raw: dict
     source: str = "default"            # what load_edition() was given: a built-in name or a file path
     sha256: str = ""                   # of the file's content (content_digest): what records and positions name
+    board_sha256: str = ""             # of its board alone (board_digest): what a learned model was fitted on
     effect_lists: list[list[tuple[int, int]]] = field(default_factory=list)
     t: dict[str, Any] = field(default_factory=dict)   # every table, by the name core.pyx reads
 
@@ -93,6 +94,12 @@ def edition_label(name: str, sha256: str | None) -> str:
     """'edition "default" (board data 1a2b3c4d)': the name and, when known, the first digits of the digest."""
     shown = short_repr(name) if not isinstance(name, str) or len(name) > 64 else f'"{name}"'
     return f"edition {shown}" + (f" (board data {sha256[:8]})" if sha256 else "")
+
+
+def board_digest(doc: dict) -> str:
+    """The content digest of the board alone: the data without its name and description, so that a copy of a
+    board under another name is the same board (the learned models fitted on one apply to the other)."""
+    return content_digest({k: v for k, v in doc.items() if k not in ("edition", "description")})
 
 
 def content_digest(doc: Any) -> str:
@@ -287,7 +294,7 @@ def build_edition(doc: Any, source: str = "<data>") -> Edition:
     _read_buildings(b, doc, t)
     _read_public_services(b, doc, t)
     _construction_options(b, t)
-    ed = Edition(name=name, raw=doc, sha256=digest, effect_lists=b.lists, t=t)
+    ed = Edition(name=name, raw=doc, sha256=digest, board_sha256=board_digest(doc), effect_lists=b.lists, t=t)
     if len(b.lists) > 250:
         b.fail("", "too many distinct effect lists")
     return ed

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..core import State
 from ..errors import BarcelonaError, PlayerCountError, SearchError, SearchInterrupted
-from ..learned.models import fitted_edition
+from ..learned.models import fits, fitted_edition
 from ..rules.jsonio import show_path
 from .results import Analysis, MoveInfo, PlayerAnalysis, analysis_of, answer_or_none, best_action, check_top, hints_of
 from .running import LastSearch, Search, mix_seed
@@ -114,10 +114,10 @@ class Engine:
           and tree reuse: its rollouts' shares are the numbers there.
         BarcelonaError where a value model the search would read was not fitted on that player count's games
         (a model file's "players")."""
-        n, edition = state.num_players, state.game_data.edition.sha256
+        n, edition = state.num_players, state.game_data.edition
         kit = self._kits[n]
         if not kit.fits(edition):
-            key = (n, edition)
+            key = (n, edition.sha256)
             if key not in self._other_kits:
                 self._other_kits[key] = self._kit_on_another_board(n, edition)
             kit = self._other_kits[key]
@@ -127,13 +127,13 @@ class Engine:
                 model.require_players(n, f"search setting {setting} {show_path(getattr(kit.settings, setting))}")
         return kit
 
-    def _kit_on_another_board(self, n: int, edition: str) -> "_Kit":
+    def _kit_on_another_board(self, n: int, edition) -> "_Kit":
         """_kit's second and third cases: the settings of player count n on an edition that some of its model
         files were not fitted on."""
         s = self.settings[n]
         deciding = [s.model] + ([s.policy] if s.policy is not None and (s.turn_policy == "learned" or s.playouts)
                                 else [])
-        if all(fitted_edition(f)["sha256"] == edition for f in deciding if f is not None) and s.model is not None:
+        if all(fits(fitted_edition(f), edition) for f in deciding if f is not None) and s.model is not None:
             return _Kit.of(s.replace(forecast_model=s.model))
         return _Kit.of(preset_settings("v0")[n].replace(threads=s.threads, max_nodes=s.max_nodes,
                                                         reuse_tree=s.reuse_tree))
@@ -302,14 +302,14 @@ class AnalysisStream:
 @dataclass(frozen=True, eq=False)
 class _Kit:
     """One player count's settings with what they read: the compiled parameters, the model files loaded, and
-    the editions (board-data digests) those files were fitted on."""
+    the editions those files were fitted on (models.edition_entry)."""
     settings: SearchSettings
     params: dict
     model: object
     forecast_model: object
     turn_policy: object
     playouts: tuple
-    editions: frozenset
+    editions: tuple
 
     @classmethod
     def of(cls, s: SearchSettings) -> "_Kit":
@@ -318,11 +318,11 @@ class _Kit:
             files.append(s.policy)
         return cls(s, s.params(), s.value_model(), s.forecast_value_model(), s.learned_turn_policy(),
                    (s.playouts, s.playout_weight, s.playout_policy()),
-                   frozenset(fitted_edition(f)["sha256"] for f in files))
+                   tuple(fitted_edition(f) for f in files))
 
-    def fits(self, edition_sha256: str) -> bool:
-        """Every model file these settings read was fitted on this edition (true where they read none)."""
-        return self.editions <= {edition_sha256}
+    def fits(self, edition) -> bool:
+        """Every model file these settings read was fitted on this edition's board (true where they read none)."""
+        return all(fits(entry, edition) for entry in self.editions)
 
 
 def _engine_settings(settings, preset: str, overrides: dict) -> dict[int, SearchSettings]:

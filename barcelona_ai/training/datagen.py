@@ -41,7 +41,7 @@ from ..workflows.arena import run_jobs
 from ..core import SOURCES
 from ..errors import BarcelonaError
 from ..learned.evaluation import FEATURE_NAMES, features
-from ..learned.models import UNNAMED_EDITION, edition_entry, edition_of_model
+from ..learned.models import UNNAMED_EDITION, as_written_now, edition_entry, edition_of_model
 from ..rules.jsonio import load_json_file
 from ..rules.record import GameRecord
 from ..rules.tables import Edition, edition_label, load_edition
@@ -192,6 +192,7 @@ def _check_or_write_manifest(plan: DataPlan, out: Path) -> None:
         have = load_json_file(path, "dataset manifest")
         if isinstance(have, dict) and "edition" not in have:       # written before datasets named their edition
             have = {**have, "edition": dict(UNNAMED_EDITION)}
+        have = as_written_now(have, want) if isinstance(have, dict) else have
         if have != want:
             raise BarcelonaError(f"{path}: this folder holds another dataset (other games, bots, seeds or "
                                  f"features); choose a new folder")
@@ -231,12 +232,12 @@ def _read_manifest(folder: Path) -> dict:
 
 
 def dataset_edition(*folders: str | Path) -> dict:
-    """The edition {"name", "sha256"} whose games the dataset folders hold (UNNAMED_EDITION for one written
-    before datasets named it); folders of different editions are refused: a model is fitted on one board."""
+    """The edition (models.edition_entry) whose games the dataset folders hold (UNNAMED_EDITION for one written
+    before datasets named it); folders of different boards are refused: a model is fitted on one board."""
     seen: dict[str, tuple[dict, Path]] = {}
     for folder in folders:
         ed = edition_of_model(_read_manifest(Path(folder)), f"{Path(folder) / MANIFEST}")
-        seen.setdefault(ed["sha256"], (ed, Path(folder)))
+        seen.setdefault(ed.get("board_sha256") or ed["sha256"], (ed, Path(folder)))
     if len(seen) > 1:
         (a, fa), (b, fb) = list(seen.values())[:2]
         raise BarcelonaError(f"{fa} holds games of {edition_label(a['name'], a['sha256'])}, {fb} of "

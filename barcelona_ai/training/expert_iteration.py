@@ -34,7 +34,7 @@ from typing import Callable
 from ..workflows.arena import MatchResult, match
 from ..search.bots import check_bot_spec, make_bot
 from .datagen import DataPlan, dataset_edition, generate, load_dataset, record_files
-from ..learned.models import UNNAMED_EDITION, edition_entry, fitted_edition
+from ..learned.models import UNNAMED_EDITION, as_written_now, edition_entry, fits, fitted_edition, same_board
 from ..rules.tables import Edition, edition_label, load_edition
 from ..errors import BarcelonaError
 from ..learned.evaluation import ValueModel
@@ -133,7 +133,7 @@ def check_plan(plan: IterationPlan) -> None:
     ValueModel.load(plan.model or _shipped_model(plan.players)).require_players(plan.players, "model")
     board = edition_entry(plan.board())
     if settings.policy is not None and (settings.turn_policy == "learned" or settings.playouts) and \
-            fitted_edition(settings.policy)["sha256"] != board["sha256"]:
+            not fits(fitted_edition(settings.policy), plan.board()):
         raise BarcelonaError(f"engine {plan.engine!r} reads a turn policy fitted on another edition than "
                              f"{edition_label(board['name'], board['sha256'])} (so it would play without its models "
                              "there): add turn_policy=rollout,playouts=0 to it, or policy=FILE of a turn policy "
@@ -141,7 +141,7 @@ def check_plan(plan: IterationPlan) -> None:
     for folder in plan.base:
         load_dataset(folder)
         ed = dataset_edition(folder)
-        if ed["sha256"] != board["sha256"]:
+        if not same_board(ed, board):
             raise BarcelonaError(f"base {folder}: its games were played on {edition_label(ed['name'], ed['sha256'])},"
                                  f" not on {edition_label(board['name'], board['sha256'])}")
 
@@ -243,6 +243,7 @@ def _check_or_write_run(plan: IterationPlan, out: Path) -> None:
         have = load_json_file(path, f"{path}")
         if isinstance(have, dict) and "edition" not in have:        # written before runs named their edition
             have = {**have, "edition": dict(UNNAMED_EDITION)}
+        have = as_written_now(have, want) if isinstance(have, dict) else have
         if have != json.loads(json.dumps(want)):
             raise BarcelonaError(f"{path}: this folder holds another run (other engine, games, seeds, data or "
                                  f"training settings); choose a new folder")

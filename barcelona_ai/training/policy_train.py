@@ -112,7 +112,7 @@ class Decisions:
     chosen: np.ndarray
     sizes: np.ndarray
     game: np.ndarray
-    edition: dict | None = None         # the edition {"name", "sha256"} the games were played on
+    edition: dict | None = None         # models.edition_entry of the games' edition
 
     def subset(self, games: np.ndarray) -> "Decisions":
         keep = np.isin(self.game, games)
@@ -128,7 +128,7 @@ def load_decisions(records: list[str], workers: int = 1, on_game=None, edition=N
         parts[i] = part
         if on_game:
             on_game()
-    editions = {ed["sha256"]: (ed, records[g]) for g, (*_rows, ed) in enumerate(parts)}
+    editions = {ed["board_sha256"]: (ed, records[g]) for g, (*_rows, ed) in enumerate(parts)}
     if len(editions) > 1:
         (a, ra), (b, rb) = list(editions.values())[:2]
         raise BarcelonaError(f"{ra} was played on {edition_label(a['name'], a['sha256'])}, {rb} on "

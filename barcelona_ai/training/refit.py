@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BarcelonaError
-from ..learned.models import DATA, SHIPPED_ROLES, edition_entry, write_manifest
+from ..learned.models import DATA, SHIPPED_ROLES, as_written_now, edition_entry, write_manifest
 from ..rules.jsonio import load_json_file
 from ..rules.tables import Edition, load_edition
 from .datagen import DataPlan, dataset_edition, generate, load_dataset, record_files
@@ -158,7 +158,8 @@ def _write(path: Path, doc: dict) -> None:
 def _check_or_write(plan: RefitPlan, out: Path) -> None:
     path, want = out / "refit.json", plan.document()
     if path.exists():
-        if load_json_file(path, f"{path}") != json.loads(json.dumps(want)):
+        have = load_json_file(path, f"{path}")
+        if not isinstance(have, dict) or as_written_now(have, want) != json.loads(json.dumps(want)):
             raise BarcelonaError(f"{path}: this folder holds another refit (another board, scale, budget or "
                                  f"seed); choose a new folder")
         return

@@ -77,7 +77,7 @@ def targets(data: dict) -> np.ndarray:
 
 def train(data: dict, settings: TrainSettings = TrainSettings(), edition: dict | None = None
           ) -> tuple[dict, TrainReport]:
-    """Fit a model to a dataset (datagen.load_dataset) of the games of `edition` ({"name", "sha256"}, as
+    """Fit a model to a dataset (datagen.load_dataset) of the games of `edition` (models.edition_entry, as
     datagen.dataset_edition gives it; None: the default's); returns the model document and a report."""
     if len(data["game"]) == 0:
         raise BarcelonaError("training needs a dataset with at least one game")
