@@ -30,40 +30,17 @@ import sys
 from collections import Counter
 from contextlib import closing
 
-from barcelona_ai import new_game
 from barcelona_ai.rules.tables import build_edition, load_edition
-from barcelona_ai.workflows.arena import chance_rng, game_bots, run_jobs, wilson
-from barcelona_ai.workflows.playout import play_out
+from barcelona_ai.workflows.arena import run_jobs, wilson
+from barcelona_ai.workflows.pacing import game_pace
 
 CLASS_LETTERS = "WMU"                       # the rows: Working, Middle, Upper class
 
 
-def game_pace(job: tuple) -> dict:
-    """One seeded game's pace: the round and the players' buildings at the first scoring, how it ended."""
-    edition, players, bot, seed = job
-    s = new_game(players, seed=seed, edition=edition)
-    bots = game_bots([bot] * players, seed)
-    first: dict = {}
-
-    marks = [row[0] for row in s.game_data.edition.t["track_mark"]]
-
-    def note_first(v) -> None:
-        first.update(round=v.round_number, buildings=max(p.markers_placed for p in v.players),
-                     rows="".join(CLASS_LETTERS[k] for k in range(3) if marks[k] in v.tracks[k]))
-
-    def watch(state, _action) -> None:
-        if not first:
-            v = state.view()
-            if v.cerda_scorings_done:
-                note_first(v)
-    play_out(s, bots, chance_rng(seed, seed), on_step=watch)
-    v = s.view()
-    if not first and v.cerda_scorings_done:          # scored by the very last turn
-        note_first(v)
-    return {"seed": seed, "first_round": first.get("round"), "buildings_at_first": first.get("buildings"),
-            "first_rows": first.get("rows"), "scorings": v.cerda_scorings_done,
-            "by_scoring": v.cerda_scorings_done == 3, "rounds": max(p.turns for p in v.players),
-            "bag_left": sum(v.bag)}
+def game_pace_job(job: tuple) -> dict:
+    """game_pace of one (edition, players, bot, seed) job, its rows written as letters (W, M, U)."""
+    g = game_pace(*job)
+    return {**g, "first_rows": None if g["first_rows"] is None else "".join(CLASS_LETTERS[k] for k in g["first_rows"])}
 
 
 def variant(doc: dict, sections: str, mark: str) -> dict:
@@ -120,7 +97,7 @@ def main(argv=None) -> int:
     if args.sections:
         ed = build_edition(variant(ed.raw, args.sections, args.mark), source="variant")
     jobs = [(ed, args.players, args.bot, args.seed + g) for g in range(args.games)]
-    with closing(run_jobs(game_pace, jobs, args.workers)) as done:
+    with closing(run_jobs(game_pace_job, jobs, args.workers)) as done:
         games = sorted((g for _i, g in done), key=lambda g: g["seed"])
     out = summary(games)
     if args.json:

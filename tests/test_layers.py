@@ -46,7 +46,7 @@ LAYERS = [
     {"search.engine"},                                         # the engine players use
     {"search.bots", "workflows.playout", "workflows.arena", "workflows.bench", "workflows.examples",  # players,
      "adapters.openspiel_game", "adapters.pettingzoo_env", "adapters.observation",   # matches, tools, framework
-     "workflows.distributed"},                                 #   adapters (Ray, OpenSpiel: optional extras)
+     "workflows.distributed", "workflows.pacing"},             #   adapters (Ray, OpenSpiel: optional extras)
     {"workflows.selfplay", "workflows.review", "workflows.session", "workflows.standing",  # workflows (the CLI
      "training.datagen", "training.train", "training.policy_train", "training.expert_iteration",  # and the web)
      "training.refit",

@@ -125,18 +125,24 @@ def edition(s: str):
 edition.__name__ = "edition"
 
 
-def add_edition_option(parser: argparse.ArgumentParser, reads: bool = False) -> None:
+def add_edition_option(parser: argparse.ArgumentParser, reads: bool = False, games: bool = False) -> None:
     """--edition NAME|FILE: the board the game is played on. For a command that reads positions or records
-    (`reads`), a document written under another edition is refused; by default it is read under its own."""
+    (`reads`), a document written under another edition is refused; by default it is read under its own. For a
+    command that reads the games of datasets or records (`games`: train, evaluate), those of another board are
+    refused; by default the board they name."""
     from ..rules.tables import available_editions
     try:
         shipped = ", ".join(available_editions())
     except Exception:           # the parser must build even without the data files
         shipped = "default"
-    default = ("default: the edition the position or record names" if reads else "default: default")
-    parser.add_argument("--edition", type=edition, default=None, metavar="NAME|FILE",
-                        help=f"the board: a shipped edition ({shipped}) or a board-data file, a copy of a "
-                             f"shipped one with your board's values (docs/editions.md; {default})")
+    if games:
+        text = (f"the board the games were played on: a shipped edition ({shipped}) or a board-data file; "
+                "datasets or records of another one are refused (default: the one they name)")
+    else:
+        default = ("default: the edition the position or record names" if reads else "default: default")
+        text = (f"the board: a shipped edition ({shipped}) or a board-data file, a copy of a shipped one with your "
+                f"board's values (docs/editions.md; {default})")
+    parser.add_argument("--edition", type=edition, default=None, metavar="NAME|FILE", help=text)
 
 
 class DefaultsFormatter(argparse.HelpFormatter):

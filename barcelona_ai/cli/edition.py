@@ -71,12 +71,11 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def _ask_name() -> str:
-    from ..workflows.board_editor import edit
+    from ..workflows.board_editor import check_name
     while True:
         name = _ask("The name of your board (letters, digits, - or _; saved games name it) [my-board]: ") or "my-board"
         try:
-            edit("default", {}, name)
-            return name
+            return check_name(name)
         except BarcelonaError as exc:
             print(f"  {exc}")
 

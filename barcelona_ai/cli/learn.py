@@ -339,7 +339,7 @@ def register(sub) -> None:
     t.add_argument("--out", required=True, metavar="MODEL", help="model file to write (.json)")
     t.add_argument("--seed", type=A.seed, default=0, help="seed of the split and the fit (default 0)")
     _add_fit_options(t)
-    _add_data_edition_option(t)
+    A.add_edition_option(t, games=True)
     t.set_defaults(func=cmd_train, command="train")
 
     tp = sub.add_parser("train-policy", help="fit the learned turn policy to game records (needs the [train] extra)",
@@ -375,7 +375,7 @@ def register(sub) -> None:
                    help="with --search: the engine's preset (default: the engine players use; v0: rollouts to the "
                         "end)")
     e.add_argument("--seed", type=A.seed, default=0, help="with --search: the engine's seed (default 0)")
-    _add_data_edition_option(e)
+    A.add_edition_option(e, games=True)
     e.set_defaults(func=cmd_evaluate, command="evaluate")
 
     _register_iterate(sub)
@@ -400,17 +400,6 @@ def _register_refit(sub) -> None:
                    help="copy a finished run's models into the package and write its manifest anew")
     A.add_edition_option(r)
     r.set_defaults(func=cmd_refit, command="refit")
-
-
-def _add_data_edition_option(parser) -> None:
-    from ..rules.tables import available_editions
-    try:
-        shipped = ", ".join(available_editions())
-    except Exception:           # the parser must build even without the data files
-        shipped = "default"
-    parser.add_argument("--edition", type=A.edition, default=None, metavar="NAME|FILE",
-                        help=f"the board the games were played on: a shipped edition ({shipped}) or a board-data "
-                             "file; datasets or records of another one are refused (default: the one they name)")
 
 
 def _add_fit_options(parser) -> None:

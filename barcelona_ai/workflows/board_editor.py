@@ -479,9 +479,7 @@ def edit(source: Any, answers: dict[str, str], name: str, description: str | Non
     ({question key: what a person typed}) and the name `name`, checked whole: BarcelonaError naming the question
     for an answer that does not parse, naming the part for a value that contradicts another."""
     doc = copy.deepcopy(load_edition(source).raw)
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", name):
-        raise BarcelonaError("name: 1 to 64 letters, digits, '-' or '_' (it names the board in saved games)")
-    doc["edition"] = name
+    doc["edition"] = check_name(name)
     if description is not None:
         doc["description"] = str(description)[:500]
     for key, text in answers.items():
@@ -494,6 +492,13 @@ def edit(source: Any, answers: dict[str, str], name: str, description: str | Non
             q.apply(doc, value)
     check(doc)
     return doc
+
+
+def check_name(name: Any) -> str:
+    """A new board's name (BarcelonaError unless 1 to 64 letters, digits, '-' or '_')."""
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_\-]{1,64}", name):
+        raise BarcelonaError("name: 1 to 64 letters, digits, '-' or '_' (it names the board in saved games)")
+    return name
 
 
 def check(doc: dict) -> None:
@@ -609,5 +614,5 @@ def _draw_tracks(doc: dict) -> list[str]:
     return out
 
 
-__all__ = ["PARTS", "Question", "QUESTIONS", "questions", "edit", "check", "differences", "draw", "parse_effect",
-           "effect_answer", "part_of_field"]
+__all__ = ["PARTS", "Question", "QUESTIONS", "questions", "edit", "check", "check_name", "differences", "draw",
+           "parse_effect", "effect_answer", "part_of_field"]
