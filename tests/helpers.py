@@ -17,19 +17,33 @@ from typing import Callable, Iterable
 import pytest
 
 from barcelona_ai import CONSTANTS, IllegalActionError, State, new_game
-from barcelona_ai.rules.tables import ACTION_KINDS, CLASSES, SPACE_INDEX, crossing_index, load_edition
+from barcelona_ai.rules.tables import (ACTION_KINDS, CLASSES, SPACE_INDEX, available_editions, crossing_index,
+                                       load_edition)
 
 C = CONSTANTS
 W, M, U = 0, 1, 2          # citizen classes
 ED = load_edition("default")
 T = ED.t
+# The editions the rulebook's worked examples are checked on: every shipped one, and the next default's board.
+NEXT_DEFAULT = str(Path(__file__).resolve().parent.parent / "bench" / "next-default.json")
+WORKED_EXAMPLE_EDITIONS = [*available_editions(), NEXT_DEFAULT]
+
+
+def edition_id(edition: str) -> str:
+    """A test id for an edition: its name, or its file's stem."""
+    return Path(edition).stem
 LEVELS = {1: "L1", 2: "L2", 3: "L3", 4: "CORNER"}           # a view's building level -> its document name
 DERIVED = ("bag", "building_tiles_left", "bonus_rows_taken", "cerda_scorings_done", "sagrada_offer")
 PLAYER_DERIVED = ("intersections", "narrow_laid", "wide_laid", "passengers", "markers_placed")
 
 
-def game(players: int = 4, seed: int = 0, setup: str = "printed") -> State:
-    return new_game(players=players, seed=seed, setup=setup)
+def game(players: int = 4, seed: int = 0, setup: str = "printed", edition="default") -> State:
+    return new_game(players=players, seed=seed, setup=setup, edition=edition)
+
+
+def tables(edition="default") -> dict:
+    """The tables of an edition (a shipped name or a data file), as ``T`` holds the default's."""
+    return load_edition(edition).t
 
 
 # ---- reading a state ---------------------------------------------------------------------------------------
@@ -131,7 +145,7 @@ def building(doc: dict, name: str, level: int | str, markers: Iterable[int] = ()
 def track(doc: dict, k: int, occupied: int | Iterable[int], off_board: int = 0) -> None:
     """Citizen track of class k: the occupied spaces (a bitmask or the indices), citizens beside it."""
     if isinstance(occupied, int):
-        occupied = [i for i in range(T["track_len"][k]) if occupied >> i & 1]
+        occupied = [i for i in range(occupied.bit_length()) if occupied >> i & 1]
     doc["citizen_tracks"][CLASSES[k]] = {"occupied": list(occupied), "off_board": off_board}
 
 
@@ -295,9 +309,10 @@ def markers_placed(doc: dict, seat: int, n: int, spaces: Iterable[str] = MARKER_
     assert n <= 0, "not enough spaces for the markers"
 
 
-def end_triggered(doc: dict) -> None:
-    """All three Cerdà sections scored and the end triggered (R122): the Upper track reaches its last mark."""
-    track(doc, U, range(T["track_mark"][U][2] + 1))
+def end_triggered(doc: dict, t: dict = T) -> None:
+    """All three Cerdà sections scored and the end triggered (R122): the Upper track reaches its last mark (of
+    the edition whose tables are `t`)."""
+    track(doc, U, range(t["track_mark"][U][2] + 1))
     scored(doc, 0, 1, 2)
     doc["turn_state"]["end_triggered"] = True
 

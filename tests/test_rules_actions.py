@@ -17,9 +17,9 @@ from barcelona_ai import InvalidPositionError, State, new_game
 from invariants import check_invariants
 from barcelona_ai.rules.tables import SPACE_INDEX, load_edition, space_name
 
-from helpers import (C, T, W, M, U, building, citizens, cobblestones, cross, edit, face_down, hand, intersection,
-                     legal, own, passenger, pl, place_id, projects, ps_built, refused, space, street_id, tram_id,
-                     turn, warehouse_room)
+from helpers import (C, T, W, M, U, WORKED_EXAMPLE_EDITIONS, building, citizens, cobblestones, cross, edit,
+                     edition_id, face_down, hand, intersection, legal, own, passenger, pl, place_id, projects,
+                     ps_built, refused, space, street_id, tram_id, turn, warehouse_room)
 
 A_END = C["A_END_ACTIONS"]
 A_SKIP = C["A_SKIP"]
@@ -273,11 +273,12 @@ def test_R50_R54_two_narrow_tiles_need_not_be_adjacent():
     assert pl(s).narrow_laid == 2 and pl(s).score == 1 + 2 + 1
 
 
-def test_example_R56_street_example():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R56_street_example(edition):
     """R56 (§4.13): first Narrow on V(1,1), a 1-coin space, alone: +1 Coin +1 VP; second on the blank V(1,0)
     next to it: run 2, +2 VP; the first stack (4 tiles) is emptied: +1 Cerdà. The player has 2 Narrow tiles
     laid elsewhere, so these two are the last of the 4-tile stack."""
-    s = at(start(lambda d: own(d, 0, "H(0,4)", "H(3,0)")), 1, 2)
+    s = at(start(lambda d: own(d, 0, "H(0,4)", "H(3,0)"), edition=edition), 1, 2)
     base = pl(s)
     s.apply(street_id("V(1,1)"))
     assert pl(s).coins - base.coins == 1 and pl(s).score - base.score == 1
@@ -480,16 +481,17 @@ def test_R60_only_uncovered_adjacent_benefits():
     assert s.score_breakdown()[0]["intersections"] == 0
 
 
-def test_example_R61_third_intersection():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R61_third_intersection(edition):
     """R61: Blue's 3rd Intersection costs 2 Coins (board) + 1 Coin (crossing (1,1)); the adjacent uncovered
     benefits give 2 Coins and 2 Cerdà steps."""
-    s = at(start(lambda d: _inters(d, 0, 2, 3)), 0, 3)
+    s = at(start(lambda d: _inters(d, 0, 2, 3), edition=edition), 0, 3)
     assert cross(1, 1) in inter_ids(s)
     s.apply(C["A_INTERSECTION"] + cross(1, 1))
     assert pl(s).coins == 3 - 3 + 2
     assert pl(s).cerda == 4 + 2
     assert pl(s).intersections == 3 and s.view().intersections[cross(1, 1)] == 0
-    s2 = at(start(lambda d: _inters(d, 0, 2, 2)), 0, 3)
+    s2 = at(start(lambda d: _inters(d, 0, 2, 2), edition=edition), 0, 3)
     assert cross(1, 1) not in inter_ids(s2)                  # 3 Coins needed
 
 
@@ -517,13 +519,14 @@ def _picked(s):
     return {i for i in range(5) if f.b >> i & 1}
 
 
-def test_example_R65_owner_picks_coin_and_2vp():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R65_owner_picks_coin_and_2vp(edition):
     """R65: Orange (player 0) places on Blue's (player 1) Intersection; Blue, with 3 built, takes 1 Coin and
     2 VP out of its 3 unlocked benefits, during Orange's turn."""
     def f(d):
         for c in [(3, 1), (0, 4), (2, 4)]:
             intersection(d, *c, 1)
-    s = at(start(f), 3, 1)
+    s = at(start(f, edition=edition), 3, 1)
     assert s.current_player() == 1 and s.turn_player == 0
     assert legal(s) == {PICK + 0, PICK + 1, PICK + 2, A_DONE}
     s.apply(PICK + 0)
@@ -553,13 +556,14 @@ def test_R66_R67_raise_exactly_one_marker_paying_its_cloth():
     assert pl(t).modernisme_up == (False, True, False, False, False) and pl(t).cloth == 0
 
 
-def test_example_R69_raise_middle_space_costs_2_cloth():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R69_raise_middle_space_costs_2_cloth(edition):
     """R69: moving the middle space's marker costs 2 Cloth."""
-    s = at(start(lambda d: d["players"][0].update(cloth=2)), 0, 4)
+    s = at(start(lambda d: d["players"][0].update(cloth=2), edition=edition), 0, 4)
     assert 2 in ids_in(s, C["A_MOD_IMPROVE"], C["A_MOD_TAKE"])
     s.apply(C["A_MOD_IMPROVE"] + 2)
     assert pl(s).cloth == 0 and pl(s).modernisme_up[2] is True
-    s2 = at(start(lambda d: d["players"][0].update(cloth=1)), 0, 4)
+    s2 = at(start(lambda d: d["players"][0].update(cloth=1), edition=edition), 0, 4)
     refused(s2, C["A_MOD_IMPROVE"] + 2)
 
 
@@ -583,10 +587,11 @@ def test_R71_take_a_displayed_tile_onto_an_empty_space():
     assert ids_in(s2, C["A_MOD_TAKE"], C["A_PS"]) == {t * 5 + k for t in disp2 for k in (1, 2, 4)}
 
 
-def test_example_R74_take_onto_a_space_costing_1_cloth():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R74_take_onto_a_space_costing_1_cloth(edition):
     """R74: Blue pays 1 Cloth to take a tile (space 3 of §4.8); R73: the display is refilled at once from
     the stack (a chance node), back to 4."""
-    s = at(start(), 4, 0)
+    s = at(start(edition=edition), 4, 0)
     v0 = s.view()
     t = min(v0.modernisme_display)
     s.apply(C["A_MOD_TAKE"] + t * 5 + 2)
@@ -785,14 +790,14 @@ def test_R79_empty_stack_cannot_be_built():
 # Tram and Passengers (R80-R88, A16-A20)
 # ================================================================================================
 
-def _tram(fn=None, tram="V(0,0)", coins=1, cloth=1):
+def _tram(fn=None, tram="V(0,0)", coins=1, cloth=1, edition="default"):
     """Player 0 at (1,1) (pays its 1 Coin) with the Tram on `tram`; coins/cloth after placement."""
     def f(d):
         d["players"][0].update(tram=tram, coins=coins + 1, cloth=cloth)
         warehouse_room(d, 0)
         if fn is not None:
             fn(d)
-    return at(start(f), 1, 1)
+    return at(start(f, edition=edition), 1, 1)
 
 
 def test_R81_first_placement_anywhere_without_tram_or_passenger():
@@ -837,11 +842,12 @@ def test_R83_passenger_costs_by_slot(placed, coins, cloth, ok):
         assert pl(s).cloth == cloth - T["pass_cloth"][placed]
 
 
-def test_example_R87_second_tram_action():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R87_second_tram_action(edition):
     """R87: Blue's 2nd Tram action; Blue pays 1 Cloth for the leftmost Passenger; Purple owns the Street tile
     there (a run of 2 Narrow tiles) and gains 2 VP; Blue then takes 'Gain 2 Coins', that street's action,
     offered as a granted action with A_SKIP (R84, R85)."""
-    s = _tram(lambda d: own(d, 1, "V(0,1)", "V(0,2)"), coins=0, cloth=1)
+    s = _tram(lambda d: own(d, 1, "V(0,1)", "V(0,2)"), coins=0, cloth=1, edition=edition)
     s.apply(tram_id("V(0,1)"))
     s.apply(A_PASS)
     assert pl(s).cloth == 0

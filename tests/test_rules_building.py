@@ -1,23 +1,28 @@
 """Rule tests: constructing Buildings and the citizen tracks (R90-R106; rulings A4, A5, A25-A29, A31).
 
 Positions are built as position documents (tests/helpers.py), then real actions are applied and the exact VP,
-tracks, Cerdà/Sagrada indices and markers are checked. Board numbers come from the default data file
-(rules-inventory §4.5 track VP: Working/Middle 1,2,2,3,3,4 | 4,5,5,6,6,7 | 7,8,8,9,9,10, marks 4/10/16;
-Upper 2,2,3,3,4 | 5,5,6,6,7 | 8,8,9,9,10, marks 3/8/13; Cerdà start 4).
+tracks, Cerdà/Sagrada indices and markers are checked. Board numbers come from the default data file: the
+citizen tracks' sections, marks and VP (rules-inventory §4.5) are read from its tables (``SECTIONS``, ``MARK``,
+``VP``), so that a test says which space it means (the first of section 2, the space before a mark) rather than
+its index; the Cerdà track starts on 4.
 """
 import pytest
 
 from barcelona_ai import IllegalActionError
-from helpers import (C, ED, T, W, M, U, all_bonus_rows_taken, at_build, bits, build_id, building, building_space,
-                     citizens, cross, edit, end_triggered, game, hand, intersection, markers_placed, mask, passenger,
-                     pl, scored, track)
+from helpers import (C, ED, T, W, M, U, WORKED_EXAMPLE_EDITIONS, all_bonus_rows_taken, at_build, bits, build_id,
+                     building, building_space, citizens, cross, edit, edition_id, end_triggered, game, hand,
+                     intersection, markers_placed, mask, passenger, pl, scored, tables, track)
 
 TYPES = ("CORNER", "L1", "L2", "L3")
 A_BUILD, A_DRAW = C["A_BUILD"], C["A_DRAW"]
 
 
+SECTIONS = [ED.raw["citizen_tracks"][c]["sections"] for c in ("WORKING", "MIDDLE", "UPPER")]   # [first, last]
+MARK, VP, LEN = T["track_mark"], T["track_vp"], T["track_len"]
+
+
 def full(k):
-    return (1 << T["track_len"][k]) - 1
+    return (1 << LEN[k]) - 1
 
 
 
@@ -345,24 +350,36 @@ def test_R99_any_level_may_go_on_an_empty_normal_block():
     assert kinds_on(s, "B(1,2)") == {"L1", "L2", "L3"}
 
 
-def test_example_R100():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R100(edition):
     """R100: Level-2 with two adjacent citizens (one Middle); 7 VP = lowest visible after they move;
-    may take 1 Sagrada step, must go 1 back on Cerdà; marker placed; no Cerdà scoring."""
+    may take 1 Sagrada step, must go 1 back on Cerdà; marker placed; no Cerdà scoring. The rows stand where the
+    example's number comes out: the Working row's next space shows 6 and the one after it 7, the Middle row's
+    next two show 7, the Upper row's next 7; the sections some row has reached are scored."""
+    t = tables(edition)
+    vp, mark = t["track_vp"], t["track_mark"]
+    nxt = [max(i for i, v in enumerate(vp[W]) if v == 6),
+           next(i for i, v in enumerate(vp[M][:-1]) if v == vp[M][i + 1] == 7),
+           vp[U].index(7)]
+    assert vp[W][nxt[W] + 1] == 7
+    reached = tuple(any(mark[k][sec] < nxt[k] for k in (W, M, U)) for sec in range(3))
+    assert reached[0] and not reached[2]
+
     def f(doc):
         all_bonus_rows_taken(doc)
-        scored(doc, 0, 1)                                    # sections 1 and 2 already scored
-        for k, occupied in enumerate((bits(0, 10), bits(0, 11), bits(0, 9))):   # next: W 10 (VP 6), M 11 (7),
-            track(doc, k, occupied)                                          # U 9 (7)
-    s = at_build(game(4), {(2, 1): M, (3, 1): W}, fn=f)
+        scored(doc, *(sec for sec in range(3) if reached[sec]))
+        for k in (W, M, U):
+            track(doc, k, bits(0, nxt[k]))
+    s = at_build(game(4, edition=edition), {(2, 1): M, (3, 1): W}, fn=f)
     s.apply(build_id("B(2,1)", "L2", [(2, 1), (3, 1)]))
     assert s.legal_actions() == [C["A_SAG_STEP"], C["A_SAG_STOP"]]
     s.apply(C["A_SAG_STEP"])
     v, p = s.view(), pl(s, 0)
-    assert tracks(s) == [bits(0, 11), bits(0, 12), bits(0, 9)]
-    assert p.score == 7                                   # W 11 -> 7, M 12 -> 7, U 9 -> 7 (before: 6)
+    assert tracks(s) == [bits(0, nxt[W] + 1), bits(0, nxt[M] + 1), bits(0, nxt[U])]
+    assert p.score == 7                                   # the lowest visible: 7, 7, 7 (before: 6)
     assert p.sagrada == 1 and p.cerda == 3
     assert marks(s, "B(2,1)") == [0] and p.markers_placed == 1
-    assert v.cerda_scored == (True, True, False) and v.cerda_scorings_done == 2
+    assert v.cerda_scored == reached and v.cerda_scorings_done == sum(reached)
     assert s.score_breakdown()[0]["cerda_scoring"] == 0
     assert s.current_player() == 1
 
@@ -418,48 +435,55 @@ def test_R103_level3_is_never_overbuilt():
 def test_R104_prefilled_spaces_are_skipped_3p():
     s = game(3)
     pre = tracks(s)
-    assert pre == [1 | 1 << 6 | 1 << 12, 1 | 1 << 6 | 1 << 12, 1 | 1 << 5 | 1 << 10]   # R12 "3" spaces
+    assert pre == [sum(1 << first for first, _ in SECTIONS[k]) for k in (W, M, U)]   # R12 "3" spaces
     s = at_build(s, {(1, 0): W, (2, 0): W})
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert tracks(s)[0] == pre[0] | 0b110
 
+    (_, last1), (first2, _), (first3, _) = SECTIONS[W]
+
     def f(doc):
-        track(doc, W, bits(0, 6) | 1 << 6 | 1 << 12)     # next empty Working space is 7 (6 printed "3")
-        scored(doc, 0)
+        track(doc, W, bits(0, last1 + 1) | 1 << first2 | 1 << first3)   # section 1 full; section 2's first
+        scored(doc, 0)                                                   # space printed "3" is taken
     s = at_build(game(3), {(1, 0): W, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert tracks(s)[0] == bits(0, 8) | 1 << 12
+    assert tracks(s)[0] == bits(0, first2 + 2) | 1 << first3
 
 
 def test_R105_full_section_overflows_into_the_next_and_off_the_board():
+    last1 = SECTIONS[W][0][1]
+
     def f(doc):
-        track(doc, W, bits(0, 6))                            # Working section 1 full
+        track(doc, W, bits(0, last1 + 1))                   # Working section 1 full
         scored(doc, 0)
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert tracks(s)[0] == bits(0, 8)
+    assert tracks(s)[0] == bits(0, last1 + 3)
 
     def g(doc):
         end_triggered(doc)
-        for k, occupied in enumerate((full(0), bits(0, 17), bits(0, 14))):
-            track(doc, k, occupied)
+        for k in (W, M, U):                                  # Working full, the others up to their last mark
+            track(doc, k, full(W) if k == W else bits(0, MARK[k][2] + 1))
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=g)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     assert tracks(s)[0] == full(0) and s.view().tracks_off_board == (2, 0, 0)
 
 
 def test_R106_each_row_has_its_own_mark_per_section():
-    # Upper row: section-1 mark is space 3; the Working row's space 3 is not a mark
+    # the Upper row's section-1 mark is a space that is no mark on the Working row
+    m = MARK[U][0]
+    assert m not in MARK[W]
+
     def f(doc):
-        track(doc, W, bits(0, 3))
-        track(doc, U, bits(0, 3))
+        track(doc, W, bits(0, m))
+        track(doc, U, bits(0, m))
     s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert s.view().cerda_scored == (False, False, False)      # W reached space 3: no mark
+    assert s.view().cerda_scored == (False, False, False)      # W reached space m: no mark
     s = at_build(game(4), {(1, 0): U, (2, 0): M}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
     v = s.view()
-    assert v.cerda_scored == (True, False, False) and v.cerda_scorings_done == 1    # U reached space 3 = its mark
+    assert v.cerda_scored == (True, False, False) and v.cerda_scorings_done == 1    # U reached space m: its mark
 
 
 def test_R106_lowest_visible_uses_each_rows_printed_numbers():
@@ -470,7 +494,8 @@ def test_R106_lowest_visible_uses_each_rows_printed_numbers():
             track(doc, k, occupied)
     s = at_build(game(4), {(1, 0): U, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert pl(s, 0).score == 5                            # Upper space 6 shows 5 (a W/M space 6 shows 4)
+    assert VP[U][6] != VP[W][6] == VP[M][6]
+    assert pl(s, 0).score == VP[U][6]                     # Upper space 6 shows its own number, not a W/M one
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -550,16 +575,16 @@ def test_A29_full_rows_ignored_all_full_gives_zero():
     def f(doc):
         all_bonus_rows_taken(doc)
         end_triggered(doc)
-        for k, occupied in enumerate((full(0), bits(0, 17), full(2))):   # only the Middle row shows a number
-            track(doc, k, occupied)                                       # (10)
+        for k, occupied in enumerate((full(0), bits(0, LEN[M] - 1), full(2))):   # only the Middle row shows a
+            track(doc, k, occupied)                                               # number: its last space's
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))
-    assert pl(s, 0).score == 10
+    assert pl(s, 0).score == VP[M][-1]
 
     def g(doc):
         all_bonus_rows_taken(doc)
         end_triggered(doc)
-        for k, occupied in enumerate((full(0), bits(0, 17), full(2))):
+        for k, occupied in enumerate((full(0), bits(0, LEN[M] - 1), full(2))):
             track(doc, k, occupied)
     s = at_build(game(4), {(1, 0): W, (2, 0): M}, fn=g)
     s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))     # the Middle fills its row: all full

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from barcelona_ai import new_game
-from helpers import (C, ED, T, W, M, U, bits, build_id, building, citizens, cobblestones, edit, end_triggered,
-                     every_block_built, fill_crossings, game, hand, own, passenger, pl, projects, scored, src, track,
-                     turn)
+from helpers import (C, ED, T, W, M, U, WORKED_EXAMPLE_EDITIONS, bits, build_id, building, citizens, cobblestones,
+                     edit, edition_id, end_triggered, every_block_built, fill_crossings, game, hand, own, passenger,
+                     pl, projects, scored, src, tables, track, turn)
 
 A_REVEAL = C["A_REVEAL"]
 W_MARKS = T["track_mark"][0]
@@ -30,19 +30,19 @@ def set_turns(doc, seat, before, after):
         player["turns"] = before if p < seat else after
 
 
-def last_turn(players=4, fn=None, seat=None):
+def last_turn(players=4, fn=None, seat=None, edition="default"):
     """The end was triggered earlier; seat `seat` (default: the last) finishes its turn now (nothing to build).
     Returns the settled state: terminal when that seat is the last one (R123)."""
     seat = players - 1 if seat is None else seat
 
     def f(doc):
         turn(doc, seat, "BUILD")
-        end_triggered(doc)
+        end_triggered(doc, tables(edition))
         doc["turn_state"]["activity"] = True
         set_turns(doc, seat, 5, 4)
         if fn:
             fn(doc)
-    return edit(game(players), f)
+    return edit(game(players, edition=edition), f)
 
 
 def play_out(s, log=None):
@@ -155,7 +155,8 @@ def test_R124_final_scoring_cobblestones_passengers_modernisme():
     assert s.scores()[2] == 0 and s.scores()[3] == 0
 
 
-def test_example_R125():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R125(edition):
     """R125: 154 VP + 4 Cobblestones (7) + 4 Passengers (16) + tile "2 VP per Wide Street tile" on the rightmost
     project space with its marker up (x4) and 3 Wide tiles (24) = 201."""
     def f(doc):
@@ -165,7 +166,7 @@ def test_example_R125():
         own(doc, 0, "V(2,0)", "V(2,1)", "D(3)")                         # 3 Wide tiles
         doc["cerda_tiles"][2]["tile"] = "SC13"                          # SC11's twin would be in the box (R15)
         projects(doc, 0, [None, None, None, None, "SC11"], [0, 0, 0, 0, 1])
-    s = last_turn(fn=f)
+    s = last_turn(fn=f, edition=edition)
     assert s.is_terminal()
     b = s.score_breakdown()[0]
     assert (b["final_cobblestones"], b["final_passengers"], b["final_modernisme"]) == (7, 16, 24)

@@ -2,8 +2,8 @@
 scoring conditions (R76-R79, R107-R121, PS1-PS7, SC01-SC19; rulings A8-A12, A30, A32-A38, A40, A45, A48).
 
 Default data (rules-inventory §4): Cerdà track 0..11, multiplier [0,0,1,1,1,1,2,2,3,3,3,4], start 4, resets
-after scorings 1 and 2; Working/Middle marks 4/10/16, Upper 3/8/13; Sagrada track 0..7 with slots of level
-1/2/3 after spaces 1/3/6; Public Services cost 3/2/1 coins for 10/6/3 VP and +2 Cerdà.
+after scorings 1 and 2; the citizen tracks' marks are read from its tables (W_MARKS, U_MARKS); Sagrada track
+0..7 with slots of level 1/2/3 after spaces 1/3/6; Public Services cost 3/2/1 coins for 10/6/3 VP and +2 Cerdà.
 """
 import json
 import random
@@ -13,15 +13,16 @@ import pytest
 from barcelona_ai import State, new_game
 from barcelona_ai.rules.tables import CLASSES
 
-from helpers import (C, ED, T, W, M, U, SPARE_SIDEWALK, all_bonus_rows_taken, at_build, bits, build_id, building,
-                     citizens, cobblestones, cond, cross, edit, game, hand, intersection, markers_placed, mask,
-                     modernisme_piles, own, passenger, pl, projects, ps_built, ps_in_play, scored, space, src, track,
-                     turn, warehouse_room)
+from helpers import (C, ED, T, W, M, U, SPARE_SIDEWALK, WORKED_EXAMPLE_EDITIONS, all_bonus_rows_taken, at_build,
+                     bits, build_id, building, citizens, cobblestones, cond, cross, edit, edition_id, game, hand,
+                     intersection, markers_placed, mask, modernisme_piles, own, passenger, pl, projects, ps_built,
+                     ps_in_play, scored, space, src, tables, track, turn, warehouse_room)
 
 A_BUILD, A_DRAW, A_REVEAL = C["A_BUILD"], C["A_DRAW"], C["A_REVEAL"]
 MULT = T["cerda_mult"]
 START = T["cerda_start"]
-W_MARKS = T["track_mark"][0]
+W_MARKS = T["track_mark"][W]
+U_MARKS = T["track_mark"][U]
 PS = {n: i for i, n in enumerate(T["ps_names"])}
 
 
@@ -83,20 +84,20 @@ def reveal_all(s):
 
 def test_R107_scoring_when_a_row_reaches_its_mark_not_before():
     def short(doc):
-        track(doc, W, bits(0, 2))                            # W+W -> spaces 2, 3: mark 4 not reached
+        track(doc, W, bits(0, W_MARKS[0] - 2))               # W+W -> the two spaces before the mark
     s, a = scoring_turn(0, fn=short, tiles=["SC15", "SC16", "SC17"])
     s.apply(a)
     v = s.view()
     assert v.cerda_scored == (False, False, False) and v.cerda_scorings_done == 0 and s.current_player() == 1
     s, a = scoring_turn(0, tiles=["SC03", "SC16", "SC17"])
-    s.apply(a)                                              # W+W -> spaces 4, 5: the mark is filled
+    s.apply(a)                                              # W+W -> the mark and the next: filled
     assert s.view().cerda_scored == (True, False, False) and s.view().cerda_scorings_done == 1
     assert [src(s, p, "cerda_scoring") for p in range(4)] == [2, 2, 2, 2]   # 1 coin x2 VP x1 each
 
 
 def test_R107_any_row_triggers_the_shared_section():
     def f(doc):
-        track(doc, U, bits(0, 3))                            # Upper row one short of its mark (3)
+        track(doc, U, bits(0, U_MARKS[0]))                   # Upper row one short of its mark
         cerda_tiles(doc, ["SC03", "SC02", "SC01"])
     s = at_build(game(4), {(0, 0): U, (1, 0): W}, fn=f)
     s.apply(build_id("NE(0)", "CORNER", [(0, 0), (1, 0)]))
@@ -146,11 +147,11 @@ def test_R110_no_reset_after_the_third_scoring():
 
 def test_R109_A10_a_scored_section_never_scores_again():
     def f(doc):
-        track(doc, U, bits(0, 4))                            # section 1 scored (by the Upper row's mark 3)
+        track(doc, U, bits(0, U_MARKS[0] + 1))               # section 1 scored (by the Upper row's mark)
         scored(doc, 0)
         doc["players"][2].update(cerda=9, coins=3)
     s, a = scoring_turn(0, fn=f, tiles=["SC03", "SC06", "SC02"])   # each would give seat 2 VP
-    s.apply(a)                                               # the Working row now reaches mark 4
+    s.apply(a)                                               # the Working row now reaches its mark
     assert s.view().cerda_scored == (True, False, False) and s.view().cerda_scorings_done == 1
     assert src(s, 2, "cerda_scoring") == 0 and pl(s, 2).cerda == 9   # no scoring, no reset
     assert not s.is_chance_node() and s.current_player() == 1           # no display refresh either
@@ -159,8 +160,8 @@ def test_R109_A10_a_scored_section_never_scores_again():
 def end_of_turn(fn):
     """Seat 0 at the end of its turn (phase END: R34 step 3, the Cerdà Scorings), fn setting the board. The
     position loader accepts tracks past marks of unscored sections in this phase only (R109): in the default
-    game one construction (at most 3 citizens) cannot reach two marks 6 spaces apart, so a turn that scores two
-    sections (A9, 'possible only with very full tracks') starts here, as loaded, with the scorings."""
+    game one construction (at most 3 citizens) cannot reach two marks 5 or more spaces apart, so a turn that scores
+    two sections (A9, 'possible only with very full tracks') starts here, as loaded, with the scorings."""
     def f(doc):
         turn(doc, 0, "END")
         fn(doc)
@@ -181,7 +182,7 @@ def test_A9_two_sections_in_one_turn_in_order_with_the_reset_between():
 
 def test_A9_sections_2_and_3_in_one_turn_reset_after_the_2nd_only_and_end_trigger():
     def f(doc):
-        track(doc, W, bits(0, W_MARKS[2] + 2))              # marks 10 and 16 both filled by this turn
+        track(doc, W, bits(0, W_MARKS[2] + 1))              # the marks of sections 2 and 3 both filled
         scored(doc, 0)
         cerda_tiles(doc, ["SC15", "SC03", "SC02"])
         doc["players"][1].update(cerda=9, coins=2, cloth=2)
@@ -204,11 +205,11 @@ def test_A32_refresh_with_too_few_tiles_left_shows_fewer_than_four():
 
 def test_A8_A48_scoring_uses_the_state_after_the_building_before_the_draws():
     def f(doc):
-        track(doc, W, bits(0, 4))
+        track(doc, W, bits(0, W_MARKS[0]))
         cerda_tiles(doc, ["SC01", "SC16", "SC15"])
         doc["players"][0]["hand"] = hand()                   # the builder will draw 2 citizens after scoring
     s = at_build(game(4), {(1, 0): W, (2, 0): W}, fn=f)
-    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))     # W -> spaces 4, 5: section 1 scores
+    s.apply(build_id("B(1,0)", "L1", [(1, 0), (2, 0)]))     # W -> the mark and the next: section 1 scores
     assert src(s, 0, "cerda_scoring") == 2 * 1 * 1           # the new building's marker counts (A48): SC01
     # the reveals (R111) and then the draws are still to come: the scoring happened first (A8)
     assert s.is_chance_node() and all(a >= A_REVEAL for a in s.legal_actions())
@@ -219,7 +220,7 @@ def test_A8_A48_scoring_uses_the_state_after_the_building_before_the_draws():
 
 def test_A40_coins_counted_at_scoring_time_after_the_turns_actions():
     def f(doc):
-        track(doc, W, bits(0, 4))
+        track(doc, W, bits(0, W_MARKS[0]))
         all_bonus_rows_taken(doc)
         cerda_tiles(doc, ["SC03", "SC02", "SC01"])
         citizens(doc, 1, 0, W)
@@ -232,7 +233,8 @@ def test_A40_coins_counted_at_scoring_time_after_the_turns_actions():
     assert src(s, 0, "cerda_scoring") == 2 * 3 * 1
 
 
-def test_example_R112():
+@pytest.mark.parametrize("edition", WORKED_EXAMPLE_EDITIONS, ids=edition_id)
+def test_example_R112(edition):
     """R112: Upper row section 1 reaches its mark after Blue's turn; tile SC17 (3 VP per Corner on different
     blocks). Blue x3 with 3 corners in 2 blocks -> 18; Purple x2, none -> 0; Orange x1, one corner -> 3; then
     Blue and Purple return to the start, Orange (below it) stays."""
@@ -240,14 +242,14 @@ def test_example_R112():
 
     def f(doc):
         cerda_tiles(doc, ["SC17", "SC01", "SC02"])
-        track(doc, U, bits(0, 3))                            # Upper row one short of its mark
+        track(doc, U, bits(0, tables(edition)["track_mark"][U][0]))   # Upper row one short of its mark
         for name, owner in (("NE(0)", blue), ("SW(0)", blue), ("NE(1)", orange)):
             building(doc, name, "CORNER", [owner])
         all_bonus_rows_taken(doc)                            # rows 2 and 3: unmarked Corners SW(2), SW(3)
         doc["players"][blue]["cerda"] = 9
         doc["players"][purple]["cerda"] = 6
         doc["players"][orange]["cerda"] = 3
-    s = at_build(game(4), {(2, 2): U, (3, 2): W}, player=blue, fn=f)
+    s = at_build(game(4, edition=edition), {(2, 2): U, (3, 2): W}, player=blue, fn=f)
     s.apply(build_id("NE(2)", "CORNER", [(2, 2), (3, 2)]))  # Blue's third corner, in a second block
     assert s.view().cerda_scored == (True, False, False)
     assert [s.condition_count("SC17", p) for p in range(4)] == [2, 0, 1, 0]

@@ -9,7 +9,7 @@ import pytest
 from barcelona_ai import IllegalActionError, PlayerCountError, new_game
 from barcelona_ai.rules.tables import ACTION_KINDS
 
-from helpers import (C, T, W, M, U, at_build, build_id, building, citizens, cobblestones, edit, game, hand, mask,
+from helpers import (C, ED, T, W, M, U, at_build, build_id, building, citizens, cobblestones, edit, game, hand, mask,
                      markers_placed, place_id, ps_built, ps_in_play)
 
 SEEDS = range(40)
@@ -159,10 +159,12 @@ def test_R12_track_prefill_per_player_count(players, per_class):
     for k in CLASSES:
         assert len(tracks[k]) == per_class
         assert mask(tracks[k]) == prefill_mask(k, players)
-    if players == 3:
-        assert tracks[W] == (0, 6, 12) and tracks[U] == (0, 5, 10)
-    if players == 2:
-        assert tracks[M] == (0, 1, 6, 7, 12, 13) and tracks[U] == (0, 1, 5, 6, 10, 11)
+    firsts = [[first for first, _ in ED.raw["citizen_tracks"][c]["sections"]] for c in ("WORKING", "MIDDLE", "UPPER")]
+    if players == 3:                                     # the "3" on each section's first space
+        assert tracks[W] == tuple(firsts[W]) and tracks[U] == tuple(firsts[U])
+    if players == 2:                                     # and the "2" on its second
+        assert tracks[M] == tuple(sorted(firsts[M] + [f + 1 for f in firsts[M]]))
+        assert tracks[U] == tuple(sorted(firsts[U] + [f + 1 for f in firsts[U]]))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
