@@ -11,7 +11,7 @@ import pytest
 from barcelona_ai import PlayerCountError, new_game
 from barcelona_ai.rules.render import render_player, render_state
 
-from helpers import (C, W, M, U, building, citizens, cobblestones, edit, face_down, game, hand, intersection, own,
+from helpers import (C, T, W, M, U, building, citizens, cobblestones, edit, face_down, game, hand, intersection, own,
                      passenger, place_id, projects, scored, track)
 
 
@@ -45,7 +45,7 @@ def _position():
         projects(d, 1, [None, None, "SC05"], [0, 0, 1])     # down tile takes its place
         d["players"][3].update(coins=3, cloth=2)
         cobblestones(d, 3, 1, ["r0c0"])                     # a cobblestone on r0c0 (R46): room for 5 tokens
-        track(d, U, range(4))                               # the Upper row reached its first mark:
+        track(d, U, range(T["track_mark"][U][0] + 1))      # the Upper row reached its first mark:
         scored(d, 0)                                        # section 1 scored (R109)
     return edit(game(4, 1), fn)
 
@@ -98,7 +98,8 @@ def test_citizen_track_rows_show_fills_and_marks():
     text = render_state(new_game(players=2, seed=3))
     w_row = next(line for line in text.splitlines() if line.startswith("W |"))
     assert w_row.split()[2:5] == ["#", "#", "2"]                # prefill_2p 0 and 1
-    assert "*3" in w_row                                    # empty mark at index 4 (VP 3)
+    first_mark = T["track_mark"][W][0]
+    assert f"*{T['track_vp'][W][first_mark]}" in w_row     # the empty first mark, with its VP
 
 
 def test_player_blocks():

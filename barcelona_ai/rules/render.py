@@ -226,12 +226,12 @@ def _tracks(v: _View) -> list[str]:
                 cells.append(" *#" if i in marks else "  #")
             else:
                 cells.append(f"{'*' + str(vp):>3}" if i in marks else f"{vp:>3}")
-        line = f"{CLASS_LETTERS[k]} |"
+        line = f"{CLASS_LETTERS[k]} |"                    # rows of 21 spaces fit 70 columns
         ends = section_ends(v.ed, k)
         for i, cell in enumerate(cells):
             line += cell
             if i in ends:
-                line += " |"
+                line += "|"
         if sv.tracks_off_board[k]:
             line += f" +{sv.tracks_off_board[k]}"
         out.append(line)
