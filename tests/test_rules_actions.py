@@ -1081,6 +1081,19 @@ def test_A20_PS2_waives_the_coin_part_only():
     assert (pl(s3).coins, pl(s3).cloth) == (0, 0)
 
 
+def test_R84_a_position_written_without_frame_sources_books_the_passengers_action_as_actions():
+    """R84 after A20: the street action a Passenger gives after Estació de França's Tram move books its VP as
+    actions, not as the Public Service that granted the move; a position that leaves the frames' "source" out
+    (docs/positions.md) is read so."""
+    s = _ps2(passengers=1, coins_after=0, cloth=1)
+    s.apply(A_PASS)
+    doc = s.to_json()
+    assert [f["source"] for f in doc["turn_state"]["frames"]] == ["public_services", "actions"]
+    for f in doc["turn_state"]["frames"]:
+        del f["source"]
+    assert State.from_json(doc).hash() == s.hash()
+
+
 def test_A20_without_PS2_the_coin_cost_is_due():
     """A20 contrast: the ordinary Tram action with 0 Coins cannot place the 2nd Passenger."""
     def f(d):

@@ -60,7 +60,8 @@ class _TurnReader:
 
     def _frame(self, e: Any, path: str, below: dict | None) -> dict:
         """One frame: its kind's named fields only (no raw core fields), each in its range for that kind. Without
-        "source", the source the core books for that kind (for a frame pushed by an effect, its pusher's)."""
+        "source", the source the core books for that kind (for a frame pushed by an effect, its pusher's, but for
+        the street action a Passenger gives after a granted Tram move, which books as actions: R84)."""
         nm, t = self.nm, self.t
         if not isinstance(e, dict):
             _fail(path, f"expected a frame object, got {_show(e)}")
@@ -102,6 +103,9 @@ class _TurnReader:
                 _fail(_join(path, "building"), f"{e['effects']} places no Building marker")
         elif kname == "GRANT":
             f["a"] = _name(e["action"], _join(path, "action"), GRANT_KINDS, "granted action")
+            tram = self._tram_move_granted_by(below)
+            if "source" not in e and tram is not None and f["a"] != tram:
+                f["src"] = SOURCES.index("actions")
         elif kname == "PASSENGER":
             f["a"] = _space(e["space"], _join(path, "space"))
             f["b"] = 1 if _bool(e.get("coin_free", False), _join(path, "coin_free")) else 0
@@ -123,6 +127,13 @@ class _TurnReader:
                 m |= 1 << slot
             f["b"] = m
         return f
+
+    def _tram_move_granted_by(self, f: "dict | None") -> "int | None":
+        """The Tram move (its granted-action kind) that frame `f`'s item just taken grants, if it is one."""
+        if f is None or f["kind"] != FRAME_KIND_IDS["EFFECTS"] or f["a"] < 1:
+            return None
+        code, amt = self.nm.ed.effect_lists[f["lst"]][f["a"] - 1]
+        return amt if code == E_ACT and amt in (GK_TRAM, GK_TRAM_COIN_FREE) else None
 
     def _turn_checks(self):
         """The turn machinery against the phase and the rest of the position: what each phase may have pending
