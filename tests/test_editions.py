@@ -11,8 +11,8 @@ from barcelona_ai import new_game
 from barcelona_ai.core import State
 from barcelona_ai.errors import DataFileError, InvalidRecordError
 from barcelona_ai.rules.record import GameRecord
-from barcelona_ai.rules.editions import edition_of_document
-from barcelona_ai.rules.tables import content_digest, load_edition
+from barcelona_ai.rules.editions import RENAMED, edition_of_document
+from barcelona_ai.rules.tables import available_editions, content_digest, load_edition
 
 
 def _edited(tmp_path, name="my-board", bonus=9):
@@ -120,6 +120,37 @@ def test_older_documents_without_a_digest_still_read(tmp_path):
     assert State.from_json(old).hash() == t.hash()
 
 
+def test_the_first_reconstruction_is_the_board_the_first_models_were_fitted_on():
+    """Today's data before the default's citizen tracks changed, kept under a name of its own (inventory §4.5):
+    the board of every model file written before models named their edition."""
+    from barcelona_ai.learned.models import UNNAMED_EDITION
+    first = load_edition("first-reconstruction")
+    assert first.board_sha256 == UNNAMED_EDITION["board_sha256"]
+    assert RENAMED[("default", UNNAMED_EDITION["sha256"])] == "first-reconstruction"
+
+
+def test_a_document_of_a_former_default_reads_under_the_edition_that_holds_it_now(monkeypatch):
+    """A document naming a shipped edition with the digest of a content that name had before (RENAMED) is read
+    under the edition that holds that content now; told to read it under the name's new content, the reader
+    refuses it naming the edition to use. Before digests, documents carried the name alone: one read with
+    --edition NAME of the edition that holds the former content is read so."""
+    s, rec = _played("first-reconstruction")
+    doc, rdoc = s.to_json(), rec.to_json()
+    former = "0" * 64                                     # what "default" held before, in this test
+    monkeypatch.setitem(RENAMED, ("default", former), "first-reconstruction")
+    for d in (doc, rdoc):
+        d["edition"], d["edition_sha256"] = "default", former
+    assert State.from_json(doc).hash() == s.hash()
+    assert State.from_json(doc).game_data.edition.name == "first-reconstruction"
+    assert GameRecord.from_json(rdoc).replay().hash() == s.hash()
+    assert State.from_json(doc, edition="first-reconstruction").hash() == s.hash()
+    with pytest.raises(DataFileError, match='^edition: the game was played under edition "first-reconstruction"'
+                                            r" \(board data [0-9a-f]{8}\), not under edition \"default\""):
+        State.from_json(doc, edition="default")
+    del doc["edition_sha256"]                             # written before digests: the name alone
+    assert State.from_json(doc, edition="first-reconstruction").hash() == s.hash()
+
+
 def test_bad_digests_are_refused_by_field():
     for bad in ("", "0" * 63, "G" * 64, 7):
         with pytest.raises(DataFileError, match="^edition_sha256: "):
@@ -201,7 +232,7 @@ def test_a_web_game_on_the_server_edition(tmp_path):
     client = TestClient(app, base_url="http://127.0.0.1:8000", headers={"X-Barcelona-Token": "t"})
     setup = client.get("/api/table-setup").json()
     assert setup["default"] == "my-board"
-    assert {e["name"] for e in setup["editions"]} == {"default", "my-board"}
+    assert {e["name"] for e in setup["editions"]} == {*available_editions(), "my-board"}
     g = client.post("/api/games", json={"players": 2, "seed": 1, "iterations": 20, "hint_iterations": 20}).json()
     assert g["edition"]["name"] == "my-board" and "Board: edition &quot;my-board&quot;" in g["svg"]
     record = client.get(f"/api/games/{g['id']}/record").json()

@@ -19,7 +19,7 @@ def cases():
             cur = {"id": rest[0], "perft": []}
             out.append(cur)
         elif key == "pos":
-            cur["pos"] = (int(rest[0]), int(rest[1]), int(rest[2]), rest[3])
+            cur["pos"] = (int(rest[0]), int(rest[1]), int(rest[2]), rest[3], rest[4])
         elif key == "perft":
             cur["perft"].append((int(rest[0]), int(rest[1])))
     return out
