@@ -173,8 +173,10 @@ def mutate_argv(argv: list[str], rng: random.Random, files: dict) -> tuple[list[
                             ["--time", "0.01"], ["-h"], ["--version"], ["extra", "args"]])
         return argv, "extra option"
     if k == 6 and argv[0] in ("arena", "selfplay"):      # bot specs
-        if argv[0] == "arena":
+        if argv[0] == "arena" and len(argv) > 2:
             argv[rng.choice([1, 2])] = rng.choice(SPECS)
+        elif argv[0] == "arena":                         # cut before its second bot
+            argv.append(rng.choice(SPECS))
         else:
             argv += ["--bot", rng.choice(SPECS)] * rng.choice([1, 2, 3, 5])
         return argv, "bot spec"
@@ -186,7 +188,7 @@ def mutate_argv(argv: list[str], rng: random.Random, files: dict) -> tuple[list[
     if k == 8:
         argv[0] = rng.choice(COMMANDS + ["", "HINT", "help", "--help", "x" * 100])
         return argv, "command"
-    if k == 9 and argv[0] == "selfplay":
+    if k == 9 and argv[0] == "selfplay" and "--out" in argv[:-1]:   # a command turned into selfplay may have none
         i = argv.index("--out")
         argv[i + 1] = rng.choice(["/dev/null/x", files["record"][0], "x" * 5000, "", "a\0b"])
         return argv, "selfplay --out"
@@ -218,6 +220,18 @@ def cheap(argv: list[str]) -> list[str]:
 STDIN = ["quit\n", "", "1\n" * 30, "?\nundo\nundo\nshow 9\nboard\nhelp\nsave /dev/null/x\nquit\n",
          "place (9,9) W/M\nplace (0,0) X/Y\n\x00\n" + "z" * 10_000 + "\n99999999999999999999\n-1\nquit\n",
          "draw W\ndraw Q\n1\n2\n3\nquit\n"]
+
+
+def test_the_mutator_takes_any_command_line_it_made():
+    """Mutations stack (a command renamed, then cut, then its bot changed): each one works on whatever the last
+    left, so a larger budget meets no error of the fuzz itself."""
+    rng = random.Random(0)
+    files = {"junk": ["junk"], "record": ["record.json"], "position": ["position.json"]}
+    for _ in range(20_000):
+        argv = [rng.choice(COMMANDS)] + ["x", "--out", "o", "--seed", "1"][:rng.randrange(6)]
+        for _ in range(3):
+            argv, _how = mutate_argv(argv, rng, files)
+        cheap(argv)
 
 
 def test_fuzz_command_line(files, tmp_path, capsys, monkeypatch):

@@ -10,7 +10,8 @@ documented) or load. A loaded state must have consistent legal actions, pass the
 (barcelona_ai.invariants) after every action of seeded random playouts to the end, undo back to the start bit for
 bit, and write a document that reads back to the same state.
 
-Budget: BARCELONA_FUZZ_EXAMPLES documents (default 1200, about 15 s); run e.g.
+Budget: BARCELONA_FUZZ_EXAMPLES documents (default 1200, about 15 s), BARCELONA_FUZZ_SEED=K for another sequence
+(tests/fuzz_common.py); run e.g.
 ``BARCELONA_FUZZ_EXAMPLES=20000 python -m pytest -q -s tests/test_fuzz_positions.py`` for a long local run. The
 counts (tried / refused / accepted) are printed with -s. ``python tests/test_fuzz_positions.py N [SEED]`` runs the
 same fuzz outside pytest (one document per subprocess chunk is not needed any more: nothing crashes).
@@ -20,7 +21,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 import random
 import re
 import sys
@@ -33,9 +33,10 @@ from barcelona_ai import SOURCES, BarcelonaError, State, new_game
 from invariants import check_invariants
 from barcelona_ai.rules.position import FRAME_KINDS, PHASES, _names
 from barcelona_ai.rules.tables import CLASSES, GRANT_KINDS, SPACE_INDEX, load_edition
+from fuzz_common import base_seed, budget
 
 DATA = Path(__file__).resolve().parent.parent / "barcelona_ai" / "data" / "positions"
-EXAMPLES = int(os.environ.get("BARCELONA_FUZZ_EXAMPLES", "1200"))
+EXAMPLES = budget(1200)
 PLAYOUTS = 2                      # seeded random playouts per accepted document
 MAX_STEPS = 20_000                # a game from the start takes a few hundred actions; every playout must end
 
@@ -344,8 +345,15 @@ def test_seed_documents_load_and_cover_the_turn_machinery(docs):
     assert len(docs) > 300
 
 
+def test_the_seed_knob_draws_another_sequence(monkeypatch):
+    """BARCELONA_FUZZ_SEED moves the fuzz of this file as it moves the others (tests/fuzz_common.py)."""
+    first = base_seed("positions")
+    monkeypatch.setenv("BARCELONA_FUZZ_SEED", "1")
+    assert base_seed("positions") != first
+
+
 def test_fuzz_position_documents(docs):
-    counts = run_fuzz(EXAMPLES, seed=1, docs=docs)
+    counts = run_fuzz(EXAMPLES, seed=base_seed("positions"), docs=docs)
     print(f"\nposition fuzz: tried {counts['tried']}, refused {counts['refused']}, accepted {counts['accepted']}")
     assert counts["refused"] + counts["accepted"] == counts["tried"]
     assert counts["accepted"] > EXAMPLES // 20          # the mutator does not only produce garbage
