@@ -95,7 +95,7 @@ def test_selfplay_resume_from_the_command_line(tmp_path, capsys):
     assert cli.main(argv[:-4] + ["--seed", "9", "--out", str(out), "--resume"]) == 0      # another run: new files
     assert "holds no earlier run of these games" in capsys.readouterr().out
     assert len(files(out)) == 8
-    (out / "game-0006.json").write_text("{}")                            # a folder changed under the run
+    (out / "game-0006.json").write_bytes((out / "game-0001.json").read_bytes())   # a folder changed under the run
     (out / "game-0007.json").unlink()
     assert cli.main(argv[:-4] + ["--seed", "9", "--out", str(out), "--resume"]) == 2
     assert "game-0006.json is not the game of this run" in capsys.readouterr().err

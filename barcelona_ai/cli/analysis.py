@@ -562,7 +562,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             run = run_selfplay(specs, args.games, args.seed, out, setup=args.setup, workers=args.workers,
                                on_game=report, force=args.force, progress=True, ray=args.ray,
                                resume=args.resume, edition=args.edition or "default",
-                               on_start=lambda p, r, res: say_run_start(out, p, len(r.kept), res, args.resume))
+                               on_start=lambda p, r, res: say_run_start(out, p, len(r.kept), res, args.resume,
+                                                                         damaged=len(r.damaged)))
         except BrokenPipeError:                         # the reader of the output went away (_pipe_safe)
             raise
         except OSError as exc:                          # a record that cannot be written (selfplay.write_game)
@@ -587,12 +588,15 @@ def ray_session(args: argparse.Namespace):
 
 
 def say_run_start(out: Path, paths: list[Path], kept: int, resumed: bool, resume: bool, force: bool = True,
-                  file=None) -> None:
+                  file=None, damaged: int = 0) -> None:
     """Say where a run's records (selfplay, arena --save) go, on `file` (stdout by default): a resumed run's files
-    (`kept` of them there already), or numbers going on after existing records (`force`: the command has --force)."""
+    (`kept` of them there already and checked, `damaged` set aside), or numbers going on after existing records
+    (`force`: the command has --force)."""
     if resumed:
-        print(f"resuming the run noted in {out / 'runs.jsonl'}: {paths[0].name} .. {paths[-1].name}, "
-              f"{kept} already there, {_plural(len(paths) - kept, 'game')} to play", file=file)
+        aside = (f" ({_plural(damaged, 'damaged record')} set aside as *.damaged, played again)"
+                 if damaged else "")
+        print(f"resuming the run of {out}: {paths[0].name} .. {paths[-1].name}, "
+              f"{kept} already there{aside}, {_plural(len(paths) - kept, 'game')} to play", file=file)
         return
     if resume:
         print(f"--resume: {out} holds no earlier run of these games; starting it", file=file)

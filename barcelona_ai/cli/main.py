@@ -98,9 +98,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
         try:
             r = match(args.candidate, args.opponent, players=args.players, games=args.games, seed=args.seed,
                       workers=args.workers, progress=not args.quiet, save=args.save, ray=args.ray,
-                      resume=args.resume, on_start=lambda paths, resumed: say_run_start(
+                      resume=args.resume, on_start=lambda paths, resumed, damaged: say_run_start(
                           Path(args.save), paths, sum(p.exists() for p in paths), resumed, args.resume,
-                          force=False, file=sys.stderr), edition=args.edition or "default")
+                          force=False, file=sys.stderr, damaged=len(damaged)), edition=args.edition or "default")
         except KeyboardInterrupt:
             if args.save is not None:
                 print(f"arena: the games saved so far stay in {args.save}; the same command with --resume "

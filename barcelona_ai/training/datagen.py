@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
+import zlib
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,6 +156,32 @@ def _write_shard(out: Path, k: int, rows: dict[str, np.ndarray]) -> None:
     os.replace(tmp, path)                      # a shard is there whole or not at all (resume)
 
 
+def _whole_shard(out: Path, k: int, games: int) -> bool:
+    """Whether shard k is in `out` whole (every column, its games' rows): a damaged one (a crash mid-copy, an
+    edited file) is renamed NAME.damaged and built again."""
+    path = shard_path(out, k)
+    if not path.exists():
+        return False
+    try:
+        part = read_shard(path)
+        whole = len({len(part[c]) for c in COLUMNS}) == 1 and len(np.unique(part["game"])) == games
+    except BarcelonaError:
+        whole = False
+    if not whole:
+        os.replace(path, path.with_name(path.name + ".damaged"))
+    return whole
+
+
+def read_shard(path: Path) -> dict[str, np.ndarray]:
+    """The columns of one shard; a file that is no whole shard raises BarcelonaError naming it."""
+    try:
+        with np.load(path) as z:
+            return {c: z[c] for c in COLUMNS}
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        raise BarcelonaError(f"{path}: not a whole dataset shard ({type(exc).__name__}: {str(exc)[:80]}); "
+                             "generate the dataset again (finished shards are kept)") from None
+
+
 def _game_rows(plan: DataPlan, g: int) -> dict[str, np.ndarray]:
     if plan.records:
         return record_rows(GameRecord.load(plan.records[g], plan.board()), g)
@@ -176,7 +204,7 @@ def generate(plan: DataPlan, out: str | Path, workers: int = 1,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     _check_or_write_manifest(plan, out)
-    todo = [k for k in range(plan.shards) if not shard_path(out, k).exists()]
+    todo = [k for k in range(plan.shards) if not _whole_shard(out, k, len(plan.shard_games(k)))]
     with closing(run_jobs(_shard_job, [(plan, k) for k in todo], workers, ray, "barcelona-generate")) as shards:
         for _i, (k, n, rows) in shards:
             _write_shard(out, k, rows)
@@ -213,8 +241,7 @@ def load_dataset(*folders: str | Path) -> dict[str, np.ndarray]:
             path = shard_path(folder, k)
             if not path.exists():
                 raise BarcelonaError(f"{path}: missing (the generation did not finish: run it again to resume)")
-            with np.load(path) as z:
-                part = {c: z[c] for c in COLUMNS}
+            part = read_shard(path)
             part["game"] = part["game"] + offset
             parts.append(part)
         offset += man["games"]

@@ -18,6 +18,7 @@ import math
 import os
 import random
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import closing, contextmanager
@@ -40,15 +41,24 @@ MAX_WORKERS = 64
 RUNS_FILE = "runs.jsonl"        # in a records folder: one line per run, what it plays and its first file number
 
 
-def _ignore_sigint() -> None:
+def _worker_start() -> None:
+    """A worker ignores Ctrl-C (its driver handles it) and ends when its driver is gone (killed: nobody would
+    read its results)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    driver = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == driver:
+            time.sleep(0.5)
+        os._exit(1)
+    threading.Thread(target=watch, name="driver-watch", daemon=True).start()
 
 
 @contextmanager
 def worker_pool(workers: int):
     """A process pool whose workers ignore Ctrl-C (the parent handles it): on any exception in the `with`
     body, KeyboardInterrupt included, the workers are ended at once instead of finishing their games."""
-    ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
     try:
         yield ex
     except BaseException:
@@ -82,29 +92,111 @@ def run_jobs(fn: Callable, jobs: Sequence, workers: int = 1, ray: str | None = N
 # ------------------------------------------------------------------------------------------------------------
 # the record files of a run
 
-def run_files(folder: str | Path, run: dict, games: int, force: bool = False,
-              resume: bool = False) -> tuple[list[Path], bool]:
+def run_files(folder: str | Path, run: dict, games: int, force: bool = False, resume: bool = False,
+              games_of_run: "list[tuple] | None" = None) -> tuple[list[Path], bool]:
     """The record files (game-NNNN.json) of the `games` games of a run described by `run` (JSON: what it plays)
     in `folder`, and whether they are those of an earlier run being resumed. With `resume`, the files of the
     last run of the folder described as `run`, if there is one (its records there are kept, the others are to
-    be played). Otherwise new files numbered on after the records in the folder (from game-0001.json with
-    `force`); the run is then noted in folder/runs.jsonl so that it can be resumed."""
+    be played); where runs.jsonl is lost or damaged, the run is recognised from its records (`games_of_run`:
+    each game's (seats, setup seed, setup), see recognised_first) and noted again. Otherwise new files numbered on
+    after the records in the folder (from game-0001.json with `force`); the run is then noted in
+    folder/runs.jsonl so that it can be resumed."""
     folder = Path(folder)
+    first = None
     if resume:
         notes = _run_notes(folder) or []
         first = _noted_run(notes, run)
         if first is not None:
             return [folder / f"game-{first + g:04d}.json" for g in range(games)], True
         _refuse_another_count(folder, notes, run)
-    paths = numbered_paths(folder, games, force)
-    line = json.dumps({"run": run, "first": int(paths[0].stem[5:])}, separators=(",", ":")) + "\n"
+        if games_of_run and not _notes_intact(folder):
+            first = recognised_first(folder, games_of_run)
+    paths = ([folder / f"game-{first + g:04d}.json" for g in range(games)] if first is not None
+             else numbered_paths(folder, games, force))
+    _note_run(folder, run, int(paths[0].stem[5:]))
+    return paths, first is not None
+
+
+def _note_run(folder: Path, run: dict, first: int) -> None:
+    line = json.dumps({"run": run, "first": first}, separators=(",", ":")) + "\n"
     with open(folder / RUNS_FILE, "ab+") as f:
         if f.seek(0, os.SEEK_END) > 0:
             f.seek(-1, os.SEEK_END)
             if f.read(1) != b"\n":
                 line = "\n" + line              # a last line cut short stays apart from this one
         f.write(line.encode("utf-8"))           # (appended at the end whatever the position read)
-    return paths, False
+
+
+def _notes_intact(folder: Path) -> bool:
+    """Whether folder/runs.jsonl is there and every line of it reads (else a run's note may be lost)."""
+    try:
+        lines = (folder / RUNS_FILE).read_text(encoding="utf-8").splitlines()
+        return all(isinstance(json.loads(line), dict) for line in lines if line.strip())
+    except (OSError, UnicodeError, ValueError):
+        return False
+
+
+def recognised_first(folder: Path, games_of_run: list[tuple]) -> int | None:
+    """The first file number of a run whose records are in `folder` but whose note is lost: the number that the
+    most records there agree on, each record read as game g of the run when its seats, setup seed and setup are
+    game g's (`games_of_run[g]`). None when no record there is a game of the run."""
+    wanted: dict[tuple, list[int]] = {}
+    for g, (specs, setup_seed, setup) in enumerate(games_of_run):
+        wanted.setdefault((tuple(specs), setup_seed, setup), []).append(g)
+    votes: dict[int, int] = {}
+    for path in folder.glob("game-[0-9][0-9][0-9][0-9]*.json"):
+        key = _record_key(path)
+        number = path.stem[5:]
+        if key is None or key not in wanted or not number.isdigit():
+            continue
+        for g in wanted[key]:
+            if int(number) - g >= 1:
+                votes[int(number) - g] = votes.get(int(number) - g, 0) + 1
+    return max(votes, key=lambda f: (votes[f], -f)) if votes else None
+
+
+def _record_key(path: Path) -> tuple | None:
+    """(seats, setup seed, setup) of the record at `path`, or None where it is no readable record."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        start, seats = doc["start"], doc["seats"]
+        return tuple(seats), start["seed"], start.get("setup", "random")
+    except (OSError, UnicodeError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def checked_records(paths: list[Path], games_of_run: list[tuple], edition) -> tuple[dict[int, GameRecord], list[Path]]:
+    """The records of a resumed run that are there whole, by game index, and the damaged ones set aside. Each
+    file is read as a record and replayed to its end, its stated result checked (GameRecord.from_json): a file
+    that is not such a record of its game (unreadable, cut short, a replay that fails or disagrees with its
+    result) is renamed NAME.damaged and its game is to be played again. A whole record of another game raises
+    BarcelonaError: the folder was changed by hand."""
+    kept: dict[int, GameRecord] = {}
+    damaged: list[Path] = []
+    for g, path in enumerate(paths):
+        if not path.exists():
+            continue
+        specs, setup_seed, setup = games_of_run[g]
+        key = _record_key(path)
+        rec = _whole_record(path, edition) if key is not None else None
+        if rec is not None and key != (tuple(specs), setup_seed, setup):
+            raise BarcelonaError(f"--resume: {path} is not the game of this run it should be (seats "
+                                 f"{', '.join(specs)}, setup seed {setup_seed}); was the folder changed?")
+        if rec is None:
+            aside = path.with_name(path.name + ".damaged")
+            os.replace(path, aside)
+            damaged.append(aside)
+        else:
+            kept[g] = rec
+    return kept, damaged
+
+
+def _whole_record(path: Path, edition) -> GameRecord | None:
+    try:
+        rec = GameRecord.load(path, edition)
+    except BarcelonaError:
+        return None
+    return rec if rec.result is not None else None
 
 
 def _noted_run(notes: list[dict], run: dict) -> int | None:
@@ -261,14 +353,19 @@ def _save(result: dict, path, edition) -> None:
 
 
 def _saved_result(path: Path, job: tuple) -> dict:
-    """The result of a game of the run whose record is already at `path` (a resumed run), from its replay."""
-    specs, setup_seed, _bot_seed, cand_seat, _record, edition = job
+    """The result of a game saved at `path` (paired runs read, never changed), from its replay."""
+    specs, setup_seed, _bot_seed, _cand_seat, _record, edition = job
     rec = GameRecord.load(path, edition)
     if rec.seats != specs or rec.start.get("seed") != setup_seed:
-        raise BarcelonaError(f"--resume: {path} is not the game of this match it should be (seats "
-                             f"{', '.join(specs)}, setup seed {setup_seed}); was the folder changed?")
+        raise BarcelonaError(f"{path} is not the game of this match it should be (seats {', '.join(specs)}, "
+                             f"setup seed {setup_seed}); was the folder changed?")
+    return _kept_result(rec, job)
+
+
+def _kept_result(rec: GameRecord, job: tuple) -> dict:
+    """The result of a game of the run whose record is kept (a resumed run), from its replay."""
     s = rec.replay()
-    return {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "cand_seat": cand_seat}
+    return {"scores": s.scores(), "returns": s.returns(), "places": s.places(), "cand_seat": job[3]}
 
 
 def match_jobs(candidate: str, opponent: str, players: int, games: int, seed: int, record: bool,
@@ -287,15 +384,17 @@ def match_jobs(candidate: str, opponent: str, players: int, games: int, seed: in
 
 def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed: int = 0, workers: int = 2,
           progress: bool = True, save: str | None = None, ray: str | None = None,
-          resume: bool = False, on_start: Callable[[list[Path], bool], None] | None = None,
+          resume: bool = False, on_start: Callable[[list[Path], bool, list[Path]], None] | None = None,
           edition="default") -> MatchResult:
     """`games` games of the candidate in one seat against the opponent in the others, the candidate's seat
     rotating game by game over each seeded setup. `save`: a folder for the games' records (game-0001.json ...,
     numbered on after the records already there), each written as its game ends; with `resume`, the games of
-    the same match saved there before (an interrupted run) are read back instead of played again.
+    the same match saved there before (an interrupted run) are read back and replayed instead of played again
+    (checked_records: a damaged one is set aside and played again).
     `ray`: run the games as Ray tasks (distributed.py: ``local``, ``auto`` or an address) instead of `workers`
     local processes; the results are the same. `progress`: a bar on stderr (only on a terminal). `on_start(paths,
-    resumed)` is told the record files of a saved match before its games are played. The games are played on
+    resumed, damaged)` is told the record files of a saved match (and the damaged ones set aside) before its
+    games are played. The games are played on
     `edition`'s board (a name, a data-file path or a tables.Edition)."""
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise PlayerCountError(f"Barcelona is played by 2 to 4 players, not {players!r}")
@@ -306,28 +405,30 @@ def match(candidate: str, opponent: str, players: int = 2, games: int = 20, seed
     check_bot_spec(opponent, "opponent")
     ed = load_edition(edition)
     jobs = match_jobs(candidate, opponent, players, games, seed, save is not None, ed)
-    paths = None
+    paths, kept = None, {}
     if save is not None:
         run = {"command": "arena", "candidate": candidate, "opponent": opponent, "players": players,
                "seed": seed, "games": games, "edition": {"name": ed.name, "sha256": ed.sha256}}
+        games_of_run = [(job[0], job[1], "random") for job in jobs]
         try:
-            paths, resumed = run_files(save, run, games, resume=resume)
+            paths, resumed = run_files(save, run, games, resume=resume, games_of_run=games_of_run)
+            kept, damaged = checked_records(paths, games_of_run, ed) if resumed else ({}, [])
         except OSError as exc:
             raise BarcelonaError(f"--save: cannot write {exc.filename or save} ({exc.strerror or exc})") from None
         if on_start is not None:
-            on_start(paths, resumed)
+            on_start(paths, resumed, damaged)
     t0 = time.perf_counter()
-    results = _play_all(jobs, workers, paths, f"{candidate} vs {opponent}", progress, ray)
+    results = _play_all(jobs, workers, paths, kept, f"{candidate} vs {opponent}", progress, ray)
     return _summary(candidate, opponent, players, results, time.perf_counter() - t0)
 
 
-def _play_all(jobs: list, workers: int, paths, desc: str, progress: bool, ray: str | None = None) -> list[dict]:
-    """The results of the games `jobs`, in order: those saved at `paths` already read back, the others played
+def _play_all(jobs: list, workers: int, paths, kept: dict[int, GameRecord], desc: str, progress: bool,
+              ray: str | None = None) -> list[dict]:
+    """The results of the games `jobs`, in order: those whose records are `kept` read back, the others played
     (each record written to its path as its game ends)."""
     results: list = [None] * len(jobs)
-    for i, path in enumerate(paths or []):
-        if path.exists():
-            results[i] = _saved_result(path, jobs[i])
+    for i, rec in kept.items():
+        results[i] = _kept_result(rec, jobs[i])
     todo = [i for i, r in enumerate(results) if r is None]
     with bar(len(jobs), desc, unit="game", enabled=progress) as tick:
         done = [r for r in results if r is not None]

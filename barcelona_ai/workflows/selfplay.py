@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .arena import chance_rng, game_bots, run_files, run_jobs, write_record
+from .arena import chance_rng, checked_records, game_bots, run_files, run_jobs, write_record
 from ..core import new_game
-from ..errors import BarcelonaError
-from ..rules.jsonio import load_json_file
 from .playout import play_out
 from ..rules.record import GameRecord
 
@@ -40,11 +38,13 @@ class SelfplayGame:
 @dataclass
 class SelfplayRun:
     """The games played by a run, in game order, and their record files (out/game-0001.json, ...); `kept`: the
-    records of the run already in the folder (a resumed run), not played again."""
+    records of the run already in the folder (a resumed run), replayed and not played again; `damaged`: records
+    of the run that were not whole, set aside as NAME.damaged and played again."""
     games: list[SelfplayGame] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
     seconds: float = 0.0
     kept: list[Path] = field(default_factory=list)
+    damaged: list[Path] = field(default_factory=list)
 
 
 def play_game(specs: list[str], setup_seed: int, bot_seed: int, setup: str = "random",
@@ -90,10 +90,11 @@ def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup
     (1-based) after its file is written, in the order the games end. No record is overwritten: the file numbers
     go on after the records already in `out` (record.numbered_paths), unless `force` (then game-0001.json, ...
     are rewritten). `resume`: if `out` holds this run (the same bots, seeds, games and setup) from before, play
-    only its games whose records are missing. With workers > 1 the games run in parallel processes (Ctrl-C ends
-    them at once), with `ray` as Ray tasks (distributed.py); the games are the same every way. `progress`: a
-    progress bar on stderr (only on a terminal). `on_start(paths, run, resumed)` is told the record files of
-    the run (and in run.kept those already there) before the first game starts. The games are played on
+    only its games whose records are missing or damaged (arena.checked_records). With workers > 1 the games
+    run in parallel processes (Ctrl-C ends them at once), with `ray` as Ray tasks (distributed.py); the games
+    are the same every way. `progress`: a progress bar on stderr (only on a terminal). `on_start(paths, run,
+    resumed)` is told the record files of the run (and in run.kept those already there, in run.damaged those
+    set aside) before the first game starts. The games are played on
     `edition`'s board (a name, a data-file path or a tables.Edition)."""
     from .progress import bar
     from ..rules.tables import load_edition
@@ -101,10 +102,14 @@ def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup
     ed = load_edition(edition)
     plan = {"command": "selfplay", "bots": list(specs), "seed": seed, "games": games, "setup": setup,
             "edition": {"name": ed.name, "sha256": ed.sha256}}
-    paths, resumed = run_files(out, plan, games, force=force, resume=resume)
+    games_of_run = [(list(specs), seed + g, setup) for g in range(games)]
+    paths, resumed = run_files(out, plan, games, force=force, resume=resume, games_of_run=games_of_run)
     jobs = [(list(specs), seed + g, seed + g, setup, ed) for g in range(games)]
     run = SelfplayRun()
-    todo = [g for g in range(games) if not (resumed and _check_kept(paths[g], jobs[g], run))]
+    if resumed:
+        kept, run.damaged = checked_records(paths, games_of_run, ed)
+        run.kept = [paths[g] for g in sorted(kept)]
+    todo = [g for g in range(games) if paths[g] not in run.kept]
     if on_start is not None:
         on_start(paths, run, resumed)
     t0 = time.perf_counter()
@@ -124,22 +129,6 @@ def run_selfplay(specs: list[str], games: int, seed: int, out: str | Path, setup
         run.paths.append(played[g][1])
     run.seconds = time.perf_counter() - t0
     return run
-
-
-def _check_kept(path: Path, job: tuple, run: SelfplayRun) -> bool:
-    """True (and noted in run.kept) if the record of a resumed run's game is there already; a BarcelonaError
-    if the file there is not that game."""
-    if not path.exists():
-        return False
-    specs, setup_seed, _bot_seed, setup, _edition = job
-    doc = load_json_file(path, f"record {path}")
-    start = doc.get("start") if isinstance(doc, dict) else None
-    if not isinstance(start, dict) or doc.get("seats") != specs or start.get("seed") != setup_seed or \
-            start.get("setup", "random") != setup:
-        raise BarcelonaError(f"resume: {path} is not the game of this run it should be (seats {', '.join(specs)}, "
-                             f"setup seed {setup_seed}); was the folder changed?")
-    run.kept.append(path)
-    return True
 
 
 __all__ = ["SelfplayGame", "SelfplayRun", "play_game", "record_path", "write_game",
