@@ -54,6 +54,10 @@ class NotNow(BarcelonaError):
     """A request the web game cannot take at this moment, e.g. a move while the engine is to move (HTTP 409)."""
 
 
+class ServerBusy(NotNow):
+    """The web server runs as many searches as it takes and its queue for more is full (HTTP 503)."""
+
+
 class SearchInterrupted(KeyboardInterrupt):
     """Ctrl-C (or Engine.stop()) ended a search early. The search stopped cleanly; `result` holds the answer
     the call would have returned from the work done so far (an action id, hints or an Analysis), or None."""

@@ -52,7 +52,7 @@ LAYERS = [
      "training.refit",
      "workflows.board_editor", "web.api", "web.table_entry"},
     {"cli.args", "cli.play_guard", "cli.terminal"},            # command-line argument checks; play's terminal
-    {"web.guard", "web.board_form"},                           # the web server's request checks, its board form
+    {"web.guard", "web.board_form", "web.searches"},           # the web server's request checks, board form, searches
     {"cli.analysis", "cli.play", "cli.learn", "cli.edition", "web.server"},   # the commands, the web server
     {"cli.main"},                                              # the command-line entry point
     {"__main__"},

@@ -692,3 +692,61 @@ def test_games_nobody_asks_for_expire():
     r = client.get(f"/api/games/{left}")
     assert r.status_code == 404 and "unused" in r.json()["error"]
     assert set(games._items) == {kept}
+
+
+def test_searches_run_in_the_servers_slots_and_a_full_queue_is_refused_at_once():
+    """At most `slots` searches run on the whole server, at most `queue` more wait for them in order, and one
+    beyond is refused at once with 503, saying how many run and wait; GET /api/searches says it too."""
+    import time
+    from barcelona_ai.web.searches import SearchSlots
+    slots = SearchSlots(running=1, waiting=1)
+    client = TestClient(create_app(searches=slots, token=TOKEN), base_url=BASE,
+                        headers={"X-Barcelona-Token": TOKEN})
+    gids = [new(client, seed=s)["id"] for s in (1, 2, 3)]
+    assert client.get("/api/searches").json() == {"running": 0, "waiting": 0, "slots": 1, "queue": 1}
+    slots.acquire()                                        # a long search holds the only slot
+    answers = {}
+    waiter = threading.Thread(target=lambda: answers.update(
+        second=client.post(f"/api/games/{gids[1]}/hint", json={"iterations": 50})))
+    waiter.start()
+    deadline = time.monotonic() + 10
+    while client.get("/api/searches").json()["waiting"] != 1:
+        assert time.monotonic() < deadline, "the second hint did not queue"
+        time.sleep(0.02)
+    t = time.monotonic()
+    r = client.post(f"/api/games/{gids[2]}/hint", json={"iterations": 50})
+    assert r.status_code == 503 and time.monotonic() - t < 2 and r.headers["retry-after"] == "1"
+    assert r.json()["error"] == "the server is busy: 1 searches running and 1 waiting; try again in a moment"
+    events = client.get(f"/api/games/{gids[2]}/analysis?iterations=50").text
+    assert "event: busy" in events and "the server is busy" in events
+    assert client.get(f"/api/games/{gids[0]}").status_code == 200          # what does not search goes on
+    slots.release()
+    waiter.join(timeout=30)
+    assert answers["second"].status_code == 200 and answers["second"].json()["hints"]
+    assert client.get("/api/searches").json()["running"] == 0
+    assert client.post(f"/api/games/{gids[2]}/hint", json={"iterations": 50}).status_code == 200
+
+
+def test_the_search_queue_is_first_come_first_served():
+    import time
+    from barcelona_ai.errors import ServerBusy
+    from barcelona_ai.web.searches import SearchSlots
+    slots = SearchSlots(running=1, waiting=3)
+    slots.acquire()
+    order = []
+
+    def wait(k):
+        with slots.slot():
+            order.append(k)
+    threads = []
+    for k in range(3):
+        threads.append(threading.Thread(target=wait, args=(k,)))
+        threads[-1].start()
+        while slots.status()["waiting"] != k + 1:
+            time.sleep(0.01)
+    with pytest.raises(ServerBusy):
+        slots.acquire()
+    slots.release()
+    for t in threads:
+        t.join(timeout=10)
+    assert order == [0, 1, 2] and slots.status()["running"] == 0

@@ -5,7 +5,8 @@ needs; the page is plain HTML, CSS and JavaScript shipped in the package (barcel
 route is one webapi call: no rule or search is here. It binds to 127.0.0.1 unless told otherwise.
 
 The JSON API (every answer a JSON object; errors ``{"error": message}`` with 400 for a bad request, 404 for an
-unknown id, 409 for a request the game cannot take now):
+unknown id, 409 for a request the game cannot take now, 503 when the server's searches and their queue are full:
+searches.py):
 
 =======  ===================================  =====================================================================
 GET      /                                    the page
@@ -29,6 +30,7 @@ POST     /api/reviews                         {record, iterations, seed} -> the 
 GET      /api/reviews/{id}                    the review so far
 POST     /api/reviews/{id}/stop               stop the review before its next decision -> the review so far
 GET      /api/reviews/{id}/positions/{index}  the position before entry index, drawn, with its review
+GET      /api/searches                        how many searches run and wait on the server (searches.py)
 =======  ===================================  =====================================================================
 """
 from __future__ import annotations
@@ -47,7 +49,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..errors import BarcelonaError
+from ..errors import BarcelonaError, ServerBusy
 from ..rules.jsonio import parse_json
 from ..search.levels import DEFAULT_LEVEL, LEVELS
 from .api import (MAX_ITERATIONS, Editions, GameNotFound, Games, NotNow, Reviews, WebRequestError,
@@ -55,6 +57,7 @@ from .api import (MAX_ITERATIONS, Editions, GameNotFound, Games, NotNow, Reviews
                      record_document, table_setup_fields)
 from .board_form import form_document, make_edition
 from .guard import RequestGuard, is_loopback
+from .searches import SearchSlots
 
 __all__ = ["create_app", "serve", "STATIC_FILES"]
 
@@ -71,6 +74,8 @@ def _static_path(name: str):
 
 
 def _error(exc: Exception) -> JSONResponse:
+    if isinstance(exc, ServerBusy):
+        return JSONResponse({"error": str(exc)}, status_code=503, headers={"Retry-After": "1"})
     status = 404 if isinstance(exc, GameNotFound) else 409 if isinstance(exc, NotNow) else 400
     return JSONResponse({"error": str(exc)}, status_code=status)
 
@@ -112,26 +117,33 @@ def _handler(work):
 
 class _Endpoints:
     """The routes' work, one method each (run in a worker thread by _handler); a game's lock makes one request
-    at a time change it."""
+    at a time change it, and the server's search slots bound the searches of all games together."""
 
-    def __init__(self, games: Games, reviews: Reviews):
+    def __init__(self, games: Games, reviews: Reviews, searches: SearchSlots):
         self.games = games
         self.reviews = reviews
+        self.searches = searches
 
     def game_of(self, request: Request):
         return self.games.get(request.path_params["gid"])
 
-    def locked(self, request: Request, work):
-        """work(game) for the request's game, with the game's lock held. A game busy with another request (a
-        search) answers 409 at once: no worker thread waits for it, so one game's long search never holds the
-        threads that other requests need."""
+    def locked(self, request: Request, work, search: bool = False):
+        """work(game) for the request's game, with the game's lock held (and, for work that may search, one of
+        the server's search slots). A game busy with another request (a search) answers 409 at once: no worker
+        thread waits for it, so one game's long search never holds the threads that other requests need."""
         game = self.game_of(request)
         if not game.lock.acquire(blocking=False):
             raise NotNow("the game is busy with another request (a search): try again when it answers")
         try:
-            return work(game)
+            if not search:
+                return work(game)
+            with self.searches.slot():
+                return work(game)
         finally:
             game.lock.release()
+
+    def search_status(self, request, body):
+        return self.searches.status()
 
     def setup_fields(self, request, body):
         editions = self.games.editions
@@ -154,10 +166,11 @@ class _Endpoints:
         if unknown:
             raise WebRequestError(f"{unknown[0]}: unknown field of a move (give 'id' or 'move')")
         return self.locked(request, lambda game: _with_game(game, lines=game.move(body.get("id"),
-                                                                                  body.get("move"))))
+                                                                                  body.get("move"))),
+                           search=True)
 
     def step(self, request, body):
-        return self.locked(request, lambda game: _with_game(game, lines=game.step()))
+        return self.locked(request, lambda game: _with_game(game, lines=game.step()), search=True)
 
     def undo(self, request, body):
         return self.locked(request, lambda game: _with_game(game, message=game.undo()))
@@ -169,7 +182,7 @@ class _Endpoints:
             t0 = time.perf_counter()
             hints = game.hints(iterations)
             return {"hints": hints, "seconds": round(time.perf_counter() - t0, 3)}
-        return self.locked(request, timed)
+        return self.locked(request, timed, search=True)
 
     def stop(self, request, body):
         self.game_of(request).stop_analysis()
@@ -216,7 +229,7 @@ class _Endpoints:
                 game.lock.release()
         except (BarcelonaError, ValueError) as exc:
             return _error(exc)
-        return StreamingResponse(_events(request, game, stream), media_type="text/event-stream",
+        return StreamingResponse(_events(request, game, stream, self.searches), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
 
@@ -225,11 +238,22 @@ def _with_game(game, **answer) -> dict:
     return {**answer, "game": game_document(game)}
 
 
-async def _events(request: Request, game, stream):
+async def _events(request: Request, game, stream, searches: SearchSlots):
+    """The analysis reports of `stream` as server-sent events, each report's search run in one of the server's
+    search slots (so that analyses share them with every other search); a full queue ends the stream with a
+    "busy" event saying so."""
     seat = game.session.seat
+
+    def next_report():
+        with searches.slot():
+            return next(stream, None)
     try:
         while True:
-            report = await run_in_threadpool(next, stream, None)
+            try:
+                report = await run_in_threadpool(next_report)
+            except ServerBusy as exc:
+                yield f"event: busy\ndata: {json.dumps({'error': str(exc)})}\n\n"
+                break
             if report is None:
                 break
             yield f"data: {json.dumps(analysis_document(report, seat))}\n\n"
@@ -275,12 +299,12 @@ async def _static(request: Request) -> Response:
 
 
 def create_app(games: Games | None = None, reviews: Reviews | None = None, token: str | None = None,
-               host: str = "127.0.0.1") -> Starlette:
+               host: str = "127.0.0.1", searches: SearchSlots | None = None) -> Starlette:
     """The web board's application (games and reviews kept in memory), behind the request guard (guard.py):
     `token` the server's (a new random one when None), `host` the address it is served on (a loopback one
     checks the Host header; another requires the token for the page too)."""
     token = token or secrets.token_urlsafe(24)
-    e = _Endpoints(games or Games(), reviews or Reviews())
+    e = _Endpoints(games or Games(), reviews or Reviews(), searches or SearchSlots())
     post = ["POST"]
     routes = [
         Route("/", _page(token)), Route("/static/{name}", _static),
@@ -303,6 +327,7 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None, token
         Route("/api/reviews/{rid}", _handler(e.show_review)),
         Route("/api/reviews/{rid}/stop", _handler(e.stop_review), methods=post),
         Route("/api/reviews/{rid}/positions/{index:int}", _handler(e.review_position)),
+        Route("/api/searches", _handler(e.search_status)),
     ]
     app = Starlette(routes=routes)
     app.add_middleware(RequestGuard, token=token, loopback=is_loopback(host), max_body=MAX_BODY)

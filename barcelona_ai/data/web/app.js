@@ -43,14 +43,32 @@ function showError(message, where = "error") {
 
 async function guarded(work, where = "error") {
   window.boardState.busy++;
+  const queue = watchQueue();
   try {
     showError("", where);
     await work();
   } catch (err) {
     showError(err.message, where);
   } finally {
+    queue.stop();
     window.boardState.busy--;
   }
+}
+
+// The server runs a few searches at once for all its pages and queues the others: a request still waiting after
+// a moment shows how many searches run and wait on the server (GET /api/searches).
+function watchQueue() {
+  const box = $("queue");
+  let timer = setTimeout(async function poll() {
+    try {
+      const s = await api("GET", "/api/searches");
+      const waiting = s.waiting ? `, ${s.waiting} waiting for one` : "";
+      box.textContent = `The engine is working: ${s.running} of the server's ${s.slots} searches running${waiting}.`;
+      box.hidden = false;
+    } catch (err) { /* the answer to the request itself says what went wrong */ }
+    if (timer !== null) timer = setTimeout(poll, 1000);
+  }, 1500);
+  return { stop() { clearTimeout(timer); timer = null; box.hidden = true; } };
 }
 
 // A move of the game: a refusal shows beside the board, in the rules' words.
@@ -672,6 +690,11 @@ function startAnalysis() {
   $("stop").disabled = false;
   source.onmessage = (event) => showMeter(JSON.parse(event.data));
   source.addEventListener("end", () => { source.close(); if (analysisSource === source) finishAnalysis(); });
+  source.addEventListener("busy", (event) => {
+    source.close();
+    showError(JSON.parse(event.data).error);
+    if (analysisSource === source) finishAnalysis();
+  });
   source.onerror = () => { source.close(); if (analysisSource === source) finishAnalysis(); };
 }
 
