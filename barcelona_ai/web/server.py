@@ -298,6 +298,13 @@ async def _static(request: Request) -> Response:
     return FileResponse(str(_static_path(name)), media_type=STATIC_FILES[name])
 
 
+async def _no_route(request: Request, exc) -> JSONResponse:
+    """An unknown path or a method the path does not take: a JSON answer like every other."""
+    status = getattr(exc, "status_code", 404)
+    what = "no such address" if status == 404 else f"{request.method} is not taken here"
+    return JSONResponse({"error": f"{what}: {request.url.path[:200]}"}, status_code=status)
+
+
 def create_app(games: Games | None = None, reviews: Reviews | None = None, token: str | None = None,
                host: str = "127.0.0.1", searches: SearchSlots | None = None) -> Starlette:
     """The web board's application (games and reviews kept in memory), behind the request guard (guard.py):
@@ -329,7 +336,7 @@ def create_app(games: Games | None = None, reviews: Reviews | None = None, token
         Route("/api/reviews/{rid}/positions/{index:int}", _handler(e.review_position)),
         Route("/api/searches", _handler(e.search_status)),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={404: _no_route, 405: _no_route})
     app.add_middleware(RequestGuard, token=token, loopback=is_loopback(host), max_body=MAX_BODY)
     app.state.token = token
     return app
