@@ -35,6 +35,7 @@ GET      /api/searches                        how many searches run and wait on 
 """
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import secrets
@@ -64,9 +65,10 @@ __all__ = ["create_app", "serve", "STATIC_FILES"]
 STATIC_FILES = {"app.js": "text/javascript", "board_form.js": "text/javascript", "style.css": "text/css",
                 "index.html": "text/html"}
 MAX_BODY = 4 * 2**20                   # a request body (a game record) of at most 4 MiB
-MAX_CONNECTIONS = 64                   # connections served at once (uvicorn answers 503 beyond them)
+MAX_CONNECTIONS = 256                  # connections served at once (uvicorn answers 503 beyond them)
 KEEP_ALIVE_SECONDS = 5                 # an idle connection is closed after this
 MAX_HEADERS = 64 * 1024                # bytes of a request's headers
+BODY_SECONDS = 10                      # a request body arrives whole within this, or is refused
 
 
 def _static_path(name: str):
@@ -82,13 +84,18 @@ def _error(exc: Exception) -> JSONResponse:
 
 async def _body(request: Request) -> dict:
     """The request's JSON object, read as a stream and cut at MAX_BODY (a body without a Content-Length, whose
-    length the guard could not check, is never held whole past the limit)."""
+    length the guard could not check, is never held whole past the limit) or after BODY_SECONDS (a body sent
+    a byte at a time does not hold its connection)."""
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise WebRequestError(f"request body: at most {MAX_BODY // 2**20} MiB")
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise WebRequestError(f"request body: at most {MAX_BODY // 2**20} MiB")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise WebRequestError(f"request body: not sent whole within {BODY_SECONDS} seconds") from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
@@ -358,13 +365,18 @@ def _listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def uvicorn_config(app, host: str, port: int, log_level: str = "warning"):
+    """How uvicorn serves the board: its connection, keep-alive and header limits."""
+    import uvicorn
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, limit_concurrency=MAX_CONNECTIONS,
+                          timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning", edition=None) -> None:
     """Run the web board until Ctrl-C; `edition` (a name, a data-file path or a tables.Edition) is the board of
     new games, offered beside the shipped editions."""
-    import uvicorn
     app = create_app(games=Games(editions=Editions(edition)), host=host)
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, limit_concurrency=MAX_CONNECTIONS,
-                            timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS)
+    config = uvicorn_config(app, host, port, log_level)
     sock = _listening_socket(host, port)
     if is_loopback(host):
         print(f"barcelona-ai web board: http://{host}:{port}/  (this computer only; Ctrl-C stops it)", flush=True)
@@ -372,4 +384,5 @@ def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning",
         print(f"barcelona-ai web board: http://{host}:{port}/?token={app.state.token}\n"
               f"  anyone who can reach this address and has this link can play and search here: share it only "
               f"with the people at your table (Ctrl-C stops it)", flush=True)
+    import uvicorn
     uvicorn.Server(config).run(sockets=[sock])
