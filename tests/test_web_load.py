@@ -7,7 +7,8 @@ free local port: bounded in count and time.
   under the bounds below.
 - 100 reviews started leave at most the review pool's size running.
 - A 200 MB body is refused with the server's peak memory growing by less than twice the body limit; a body sent
-  a byte a second is cut at the body timeout.
+  a byte a second is cut at the body timeout; connections that send no whole headers (idle, or a byte now and
+  then) are closed at the header timeout.
 """
 import asyncio
 import json
@@ -39,7 +40,7 @@ SERVER = """
 import sys
 import uvicorn
 from barcelona_ai.web import server as web
-web.BODY_SECONDS = int(sys.argv[2])
+web.BODY_SECONDS = web.HEADER_SECONDS = int(sys.argv[2])
 app = web.create_app(token=sys.argv[3])
 uvicorn.Server(web.uvicorn_config(app, "127.0.0.1", int(sys.argv[1]))).run()
 """
@@ -47,7 +48,8 @@ uvicorn.Server(web.uvicorn_config(app, "127.0.0.1", int(sys.argv[1]))).run()
 
 @pytest.fixture(scope="module")
 def served():
-    """The server in a process of its own (its threads and memory read from /proc), body timeout 2 s."""
+    """The server in a process of its own (its threads and memory read from /proc), body and header timeouts
+    of 2 s."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -226,3 +228,24 @@ def test_a_body_sent_a_byte_at_a_time_is_cut_at_the_timeout(served):
     text = answer.decode("latin-1")
     assert " 400 " in text.splitlines()[0] and "not sent whole within 2 seconds" in text
     assert time.monotonic() - t0 < 6
+
+
+@pytest.mark.parametrize("sent", [b"", b"GET /api/searches HTTP/1.1\r\nHost: x", b"G"])
+def test_a_connection_without_whole_headers_is_closed_at_the_timeout(served, sent):
+    base, _pid = served
+    host, port = base[7:].split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as s:
+        s.sendall(sent)
+        t0 = time.monotonic()
+        s.settimeout(0.5)
+        closed = False
+        while time.monotonic() - t0 < 8 and not closed:
+            try:
+                closed = s.recv(4096) == b""
+            except socket.timeout:
+                if sent == b"G":
+                    s.sendall(b"E")                          # a byte now and then does not keep it open
+            except OSError:
+                closed = True
+        assert closed and time.monotonic() - t0 < 4
+    assert call(base, "GET", "/api/searches")[0] == 200     # the server answers on

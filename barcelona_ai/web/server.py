@@ -69,6 +69,7 @@ MAX_CONNECTIONS = 256                  # connections served at once (uvicorn ans
 KEEP_ALIVE_SECONDS = 5                 # an idle connection is closed after this
 MAX_HEADERS = 64 * 1024                # bytes of a request's headers
 BODY_SECONDS = 10                      # a request body arrives whole within this, or is refused
+HEADER_SECONDS = 10                    # a request's headers arrive whole within this, or the connection is closed
 
 
 def _static_path(name: str):
@@ -366,10 +367,46 @@ def _listening_socket(host: str, port: int) -> socket.socket:
 
 
 def uvicorn_config(app, host: str, port: int, log_level: str = "warning"):
-    """How uvicorn serves the board: its connection, keep-alive and header limits."""
+    """How uvicorn serves the board: its connection, keep-alive and header limits, and a deadline for each
+    request's headers (_header_deadline_protocol)."""
     import uvicorn
     return uvicorn.Config(app, host=host, port=port, log_level=log_level, limit_concurrency=MAX_CONNECTIONS,
-                          timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS)
+                          timeout_keep_alive=KEEP_ALIVE_SECONDS, h11_max_incomplete_event_size=MAX_HEADERS,
+                          http=_header_deadline_protocol())
+
+
+def _header_deadline_protocol():
+    """uvicorn's HTTP/1.1 protocol with a deadline for a request's headers: a connection that has not sent a
+    whole request line and headers within HEADER_SECONDS of opening, or of its last answer, is closed (uvicorn
+    has no such timeout: a connection sending a byte now and then was held for good)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderDeadline(H11Protocol):
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            self._arm_header_deadline()
+
+        def _arm_header_deadline(self) -> None:
+            self._header_deadline = self.loop.call_later(HEADER_SECONDS, self._headers_late)
+
+        def _headers_late(self) -> None:
+            if (self.cycle is None or self.cycle.response_complete) and not self.transport.is_closing():
+                self.transport.close()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self.cycle is not None and not self.cycle.response_complete:   # a request's headers came
+                self._header_deadline.cancel()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._header_deadline.cancel()
+            self._arm_header_deadline()
+
+        def connection_lost(self, exc) -> None:
+            self._header_deadline.cancel()
+            super().connection_lost(exc)
+    return HeaderDeadline
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning", edition=None) -> None:
