@@ -160,7 +160,9 @@ def _record_key(path: Path) -> tuple | None:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         start, seats = doc["start"], doc["seats"]
-        return tuple(seats), start["seed"], start.get("setup", "random")
+        key = tuple(seats), start["seed"], start.get("setup", "random")
+        hash(key)                                # a record whose fields hold lists or objects is no game's
+        return key
     except (OSError, UnicodeError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
