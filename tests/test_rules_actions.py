@@ -1127,3 +1127,37 @@ def test_A15_longest_lines_count_only_own_contiguous_tiles():
     assert s.condition_count("SC04", 0) == 2
     assert s.condition_count("SC04", 1) == 1
     assert s.condition_count("SC07", 0) == 3
+
+
+def _sidewalk_tram_grant_then_passengers_tram_move():
+    """A state where a Sidewalk space's Tram move has been taken and the Passenger it reached gives a street
+    action that is a Tram move too: a game of tests/test_round_trip.py (seed 130215, random setup, random legal
+    actions) reaches it on the boards whose citizen tracks have a Tram move Sidewalk space."""
+    for edition in WORKED_EXAMPLE_EDITIONS:
+        s, rng = new_game(players=2, seed=130215, setup="random", edition=edition), random.Random(130215)
+        while not s.is_terminal():
+            frames = s.to_json().get("turn_state", {}).get("frames", [])
+            if ([(f["kind"], f["source"]) for f in frames[-2:]] == [("EFFECTS", "sidewalk"), ("GRANT", "actions")]
+                    and frames[-1]["action"] == "MOVE_TRAM" and frames[-2]["effects"] == "ACT_MOVE_TRAM"):
+                return s, edition
+            acts = s.legal_actions()
+            if any(C["A_PS"] <= a < C["A_TRAM"] for a in acts):
+                rng.random()                            # the property test's draw: build a Public Service?
+            s.apply(rng.choice(acts))
+    raise AssertionError("the seeded game no longer reaches the stack")
+
+
+def test_R84_a_tram_move_above_an_effect_that_granted_one_asks_for_its_source():
+    """R84: a Tram move GRANT above an effect whose Tram move was just taken is either that move (booked as the
+    effect) or the street action of the Passenger it reached (booked as actions); written without its source,
+    the reader asks which, and each answer reads back as written."""
+    s, edition = _sidewalk_tram_grant_then_passengers_tram_move()
+    doc = s.to_json()
+    top = len(doc["turn_state"]["frames"]) - 1
+    assert doc["turn_state"]["frames"][top]["action"] == "MOVE_TRAM"
+    del doc["turn_state"]["frames"][top]["source"]
+    asked = rf"turn_state\.frames\[{top}\]\.source: missing: MOVE_TRAM books its VP as sidewalk or actions, say which"
+    with pytest.raises(InvalidPositionError, match=asked):
+        State.from_json(doc, edition=edition)
+    doc["turn_state"]["frames"][top]["source"] = "actions"
+    assert State.from_json(doc, edition=edition).hash() == s.hash()

@@ -104,8 +104,12 @@ class _TurnReader:
         elif kname == "GRANT":
             f["a"] = _name(e["action"], _join(path, "action"), GRANT_KINDS, "granted action")
             tram = self._tram_move_granted_by(below)
-            if "source" not in e and tram is not None and f["a"] != tram:
-                f["src"] = SOURCES.index("actions")
+            if "source" not in e and tram is not None and f["src"] != SOURCES.index("actions"):
+                if f["a"] != tram:             # the Passenger's street action after the granted Tram move (R84)
+                    f["src"] = SOURCES.index("actions")
+                else:                          # the granted move itself, or a Passenger's street Tram move
+                    _fail(_join(path, "source"), f"missing: {e['action']} books its VP as {SOURCES[f['src']]} "
+                                                 f"or actions, say which")
         elif kname == "PASSENGER":
             f["a"] = _space(e["space"], _join(path, "space"))
             f["b"] = 1 if _bool(e.get("coin_free", False), _join(path, "coin_free")) else 0
