@@ -338,3 +338,67 @@ def test_rays_reports_of_dead_workers_stay_off_the_terminal(cluster, capfd):
                                "pid": "raylet", "ip": "127.0.0.1", "task_name": None, "actor_name": None},
                               ignore_prefix=False)
     assert capfd.readouterr().err == ""
+
+
+RAY_DRIVER = """
+import time
+from barcelona_ai.workflows.distributed import session
+with session("local", 1):
+    print("started", flush=True)
+    time.sleep(300)
+"""
+
+
+def _ray_processes_under(root: int) -> dict[int, str]:
+    """The descendants of process `root` (pid -> command line), from /proc."""
+    parent, cmd = {}, {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmd[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except (OSError, IndexError, ValueError):
+                continue
+    out, todo = {}, [p for p, pp in parent.items() if pp == root]
+    while todo:
+        pid = todo.pop()
+        out[pid] = cmd.get(pid, "")
+        todo.extend(p for p, pp in parent.items() if pp == pid)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@needs_ray
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table from /proc")
+def test_a_killed_drivers_local_ray_ends_with_it_agents_included():
+    """A SIGKILLed driver never runs ray.shutdown; its local instance's processes (the raylet's agents too,
+    which outlive the raylet) end anyway."""
+    driver = subprocess.Popen([sys.executable, "-c", RAY_DRIVER], stdout=subprocess.PIPE, text=True)
+    under: dict[int, str] = {}
+    try:
+        assert driver.stdout.readline().strip() == "started"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any("Agent" in c for c in under.values()):
+            time.sleep(0.5)
+            under = _ray_processes_under(driver.pid)
+        assert any("Agent" in c for c in under.values()), under
+        time.sleep(2)                                          # the watch notes them (every 0.5 s)
+        under = _ray_processes_under(driver.pid)
+        os.kill(driver.pid, signal.SIGKILL)
+        driver.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(p) for p in under):
+            time.sleep(0.2)
+        assert not [c for p, c in under.items() if _alive(p)], "outlived their driver"
+    finally:
+        for pid in under:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        driver.kill()
+        driver.wait(timeout=10)

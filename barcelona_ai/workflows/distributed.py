@@ -17,15 +17,21 @@ still takes exactly one result for it. The workers need the package installed (a
 
 Ray is imported only here and only when ``--ray`` is given: the base install never needs it. Its dashboard and
 usage statistics are off, and its own messages (a worker that died, a retried task) go to its session logs
-(``/tmp/ray/session_latest/logs``), not to the terminal.
+(``/tmp/ray/session_latest/logs``), not to the terminal. A ``local`` instance's processes end with the driver
+even when it is killed (a watch process, on Linux).
 """
 from __future__ import annotations
 
 import logging
 import os
 import re
+import signal
 import socket
+import subprocess
+import sys
+import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from ..errors import BarcelonaError
@@ -34,6 +40,7 @@ MAX_RETRIES = 3                 # runs of a task after its worker died (Ray's ow
 WAIT_SECONDS = 0.25             # how long the driver waits for results at a time (Ctrl-C stays prompt)
 CONNECT_SECONDS = 10.0          # to reach a cluster's head
 WAIT_BATCH = 64                 # results the driver takes at once at most
+WATCH_SECONDS = 0.5             # how often a local instance's watch notes the driver's processes
 INSTALL_HINT = "install the [ray] extra: pip install 'barcelona_ai[ray]'"
 _ADDRESS = re.compile(r"(ray://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*):(\d{1,5})")
 
@@ -100,11 +107,69 @@ def session(address: str, num_cpus: int = 1, option: str = "--ray") -> Iterator[
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise BarcelonaError(f"{option} {address}: cannot start or reach Ray ({first})") from None
     restore = _messages_to_logs(ray)
+    watch = _start_watch() if address == "local" else None
     try:
         yield ray
     finally:
         restore()
         ray.shutdown()
+        if watch is not None:
+            watch.kill()
+            watch.wait()
+
+
+def _start_watch() -> "subprocess.Popen | None":
+    """A process that ends the local Ray instance's processes if this driver is killed (``ray.shutdown`` never
+    runs then, and the agents Ray's raylet started outlive it for good); None where there is no /proc."""
+    if not sys.platform.startswith("linux"):
+        return None
+    code = f"from barcelona_ai.workflows.distributed import watch_driver; watch_driver({os.getpid()})"
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def watch_driver(driver: int, every: float = WATCH_SECONDS) -> None:
+    """While process `driver` lives, note its descendants (by pid and start time) every `every` seconds; once
+    it is gone, kill the ones last noted that are still the same processes (Linux: reads /proc)."""
+    noted: dict[int, str] = {}
+    while _start_time(driver) is not None:
+        noted = {pid: start for pid, start in _descendants(driver).items() if pid != os.getpid()}
+        time.sleep(every)
+    for pid, start in noted.items():
+        if _start_time(pid) == start:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _stat(pid: int) -> "list[str] | None":
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _start_time(pid: int) -> "str | None":
+    """The start time of process `pid` (a pid reused by another process has another), None if it is gone."""
+    fields = _stat(pid)
+    return fields[19] if fields is not None and fields[0] != "Z" else None
+
+
+def _descendants(root: int) -> dict[int, str]:
+    children: dict[int, list[int]] = {}
+    starts: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+            starts[int(entry.name)] = fields[19]
+    out, todo = {}, list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        if pid not in out and pid in starts:
+            out[pid] = starts[pid]
+            todo.extend(children.get(pid, []))
+    return out
 
 
 def _messages_to_logs(ray) -> Callable[[], None]:
