@@ -23,13 +23,13 @@ TOP = {"__main__", "_version", "errors", "core"}
 # Subpackages, lowest first: each may import the top level and the subpackages before it (and itself), but for
 # those NOT_IMPORTED names (as its docstring says). The kernel reads three modules of rules (the board data, JSON
 # reading, the typed view): rules is below and above it.
-PACKAGES = ["rules", "learned", "search", "workflows", "training", "adapters", "web", "cli"]
+PACKAGES = ["i18n", "rules", "learned", "search", "workflows", "training", "adapters", "web", "cli"]
 NOT_IMPORTED = {"adapters": {"search", "workflows", "training"}, "web": {"training", "adapters"}}
 
 # Module layers, lowest first. A module may import modules of its own layer (checked acyclic below) or lower ones.
 LAYERS = [
     {"errors", "_version", "workflows.progress", "rules.geometry"},  # no dependencies (progress: tqdm only)
-    {"rules.jsonio"},                                          # safe file and JSON reading
+    {"rules.jsonio", "i18n.messages", "i18n.catalogs"},        # safe file and JSON reading; the player's language
     {"rules.tables", "rules.words", "rules.editions"},         # the board data (editions), its words
     {"rules.view"},                                            # the typed read-only view of a state
     {"core"},                                                  # the compiled rules

@@ -7,11 +7,15 @@ and the Public Services, its action and icon pages for the rest). The data files
 
 A Modernisme or Cerdà Scoring tile prints no title, only its condition and VP: its name here is a short phrase of
 that condition ("Intersections by 3 Buildings"), unique within an edition, and its text the Appendix's sentence.
+
+The names are English, the words of moves and records in every language; each is marked (``N_``) for the message
+catalogs (barcelona_ai/i18n), and what shows a name to a person translates it there.
 """
 from __future__ import annotations
 
 import re
 
+from ..i18n.messages import N_
 from .tables import CONDITIONS, available_editions, edition_label, load_edition
 
 __all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WORDS", "TO_COME_WORDS", "CLASS_WORDS",
@@ -21,74 +25,76 @@ __all__ = ["CONDITION_WORDS", "PUBLIC_SERVICE_WORDS", "GRANT_WORDS", "SOURCE_WOR
 
 # condition -> (name, the Appendix's text with {vp} for its VP)
 CONDITION_WORDS = {
-    "BLOCK_LINE": ("Line of blocks", "{vp} VP per block in your longest uninterrupted vertical or horizontal line "
+    "BLOCK_LINE": (N_("Line of blocks"), "{vp} VP per block in your longest uninterrupted vertical or horizontal line "
                    "of blocks (you are present in a block with at least 1 Building marker in it)"),
-    "CLOTH_5": ("Cloth in Warehouse", "{vp} VP per Cloth in your Warehouse, up to 5 Cloths"),
-    "COIN_5": ("Coins in Warehouse", "{vp} VP per Coin in your Warehouse, up to 5 Coins"),
-    "NARROW_LINE": ("Line of Narrow Streets", "{vp} VP per Narrow Street tile in your longest uninterrupted line "
+    "CLOTH_5": (N_("Cloth in Warehouse"), "{vp} VP per Cloth in your Warehouse, up to 5 Cloths"),
+    "COIN_5": (N_("Coins in Warehouse"), "{vp} VP per Coin in your Warehouse, up to 5 Coins"),
+    "NARROW_LINE": (N_("Line of Narrow Streets"), "{vp} VP per Narrow Street tile in your longest uninterrupted line "
                     "of Narrow Street tiles on one street"),
-    "INTERSECTION_ADJ3": ("Intersections by 3 Buildings", "{vp} VP per Intersection of yours adjacent to 3 or "
+    "INTERSECTION_ADJ3": (N_("Intersections by 3 Buildings"), "{vp} VP per Intersection of yours adjacent to 3 or "
                           "more Buildings"),
-    "CERDA_MULT": ("Cerdà multiplier", "{vp} VP times your multiplier on the Cerdà track (0x to 4x)"),
-    "WIDE_LINE": ("Line of Wide Streets", "{vp} VP per Wide Street tile in your longest uninterrupted line "
+    "CERDA_MULT": (N_("Cerdà multiplier"), "{vp} VP times your multiplier on the Cerdà track (0x to 4x)"),
+    "WIDE_LINE": (N_("Line of Wide Streets"), "{vp} VP per Wide Street tile in your longest uninterrupted line "
                   "(vertical, horizontal or diagonal) of Wide Street tiles on one street"),
-    "PUBLIC_SERVICES": ("Public Services built", "{vp} VP per Public Service you have built"),
-    "NARROW_TILES": ("Narrow Streets placed", "{vp} VP per Narrow Street tile you have placed"),
-    "PASSENGER_ADJ2": ("Passengers by 2 Buildings", "{vp} VP per Passenger of yours adjacent to at least 2 "
+    "PUBLIC_SERVICES": (N_("Public Services built"), "{vp} VP per Public Service you have built"),
+    "NARROW_TILES": (N_("Narrow Streets placed"), "{vp} VP per Narrow Street tile you have placed"),
+    "PASSENGER_ADJ2": (N_("Passengers by 2 Buildings"), "{vp} VP per Passenger of yours adjacent to at least 2 "
                        "Buildings"),
-    "WIDE_TILES": ("Wide Streets placed", "{vp} VP per Wide Street tile you have placed"),
-    "MOD_TOP": ("Markers in top position", "{vp} VP per Modernisme marker of yours moved to its top position"),
-    "PASSENGERS": ("Passengers placed", "{vp} VP per Passenger you have placed"),
-    "COBBLESTONES": ("Cobblestones placed", "{vp} VP per Cobblestone tile you have placed on the Sidewalk"),
-    "INTERSECTIONS": ("Intersections placed", "{vp} VP per Intersection you have placed"),
-    "EMPTY_MARKER_STACKS": ("Empty marker stacks", "{vp} VP per empty stack of Building markers on your player "
+    "WIDE_TILES": (N_("Wide Streets placed"), "{vp} VP per Wide Street tile you have placed"),
+    "MOD_TOP": (N_("Markers in top position"), "{vp} VP per Modernisme marker of yours moved to its top position"),
+    "PASSENGERS": (N_("Passengers placed"), "{vp} VP per Passenger you have placed"),
+    "COBBLESTONES": (N_("Cobblestones placed"), "{vp} VP per Cobblestone tile you have placed on the Sidewalk"),
+    "INTERSECTIONS": (N_("Intersections placed"), "{vp} VP per Intersection you have placed"),
+    "EMPTY_MARKER_STACKS": (N_("Empty marker stacks"), "{vp} VP per empty stack of Building markers on your player "
                             "board"),
-    "CORNER_BLOCKS": ("Corner Buildings", "{vp} VP per Corner Building of yours, each on a different block"),
-    "MOD_TILES": ("Modernisme tiles", "{vp} VP per Modernisme tile on your player board"),
-    "BOTTOM_MARKERS": ("Bottom markers", "{vp} VP per Building marker of yours at the bottom of its stack on a "
+    "CORNER_BLOCKS": (N_("Corner Buildings"), "{vp} VP per Corner Building of yours, each on a different block"),
+    "MOD_TILES": (N_("Modernisme tiles"), "{vp} VP per Modernisme tile on your player board"),
+    "BOTTOM_MARKERS": (N_("Bottom markers"), "{vp} VP per Building marker of yours at the bottom of its stack on a "
                        "non-Corner Building"),
 }
 
 # Public Service type -> (name on the tile, what building it gives besides its cost, 2 Cerdà steps and VP)
 PUBLIC_SERVICE_WORDS = {
-    "SANT_ANTONI": ("Sant Antoni Market", "1 Cloth for every block with at least one of your Building markers"),
-    "ESTACIO_FRANCA": ("Estació de França", "a Move Your Tram action (the Passenger costs no Coins)"),
-    "HOSPITAL_SANT_PAU": ("Hospital de Sant Pau", "a Build an Intersection action, free of any Coin cost"),
-    "LLUIS_COMPANYS": ("Passeig de Lluís Companys", "a Build Wide Street/Narrow Streets action"),
-    "UNIVERSITAT": ("Universitat de Barcelona", "a Place Cobblestone action anywhere on the Sidewalk"),
-    "MUSEU_MODERNISME": ("Museu del Modernisme Català", "2 steps on your Sagrada Família track"),
-    "PAVELLO_OPERACIONS": ("Pavelló d'Operacions", "a Take a Modernisme Project action, free of the Cloth cost"),
+    "SANT_ANTONI": (N_("Sant Antoni Market"), "1 Cloth for every block with at least one of your Building markers"),
+    "ESTACIO_FRANCA": (N_("Estació de França"), "a Move Your Tram action (the Passenger costs no Coins)"),
+    "HOSPITAL_SANT_PAU": (N_("Hospital de Sant Pau"), "a Build an Intersection action, free of any Coin cost"),
+    "LLUIS_COMPANYS": (N_("Passeig de Lluís Companys"), "a Build Wide Street/Narrow Streets action"),
+    "UNIVERSITAT": (N_("Universitat de Barcelona"), "a Place Cobblestone action anywhere on the Sidewalk"),
+    "MUSEU_MODERNISME": (N_("Museu del Modernisme Català"), "2 steps on your Sagrada Família track"),
+    "PAVELLO_OPERACIONS": (N_("Pavelló d'Operacions"), "a Take a Modernisme Project action, free of the Cloth cost"),
 }
 
 # granted action (an action tile, a Sidewalk space, a Sagrada tile, a Public Service) -> what it lets you do
 GRANT_WORDS = {
-    "GAIN_2_COINS": "Gain 2 Coins", "GAIN_CLOTH_3VP": "Gain 1 Cloth and 3 VP",
-    "PLACE_COBBLESTONE": "Place Cobblestone", "BUILD_1_WIDE": "Build 1 Wide Street",
-    "BUILD_2_NARROW": "Build 2 Narrow Streets", "BUILD_INTERSECTION": "Build an Intersection",
-    "IMPROVE_MODERNISME": "Improve a Modernisme Project", "TAKE_MODERNISME": "Take a Modernisme Project",
-    "BUILD_PUBLIC_SERVICE": "Build a Public Service", "MOVE_TRAM": "Move Your Tram",
-    "CERDA_PLUS_2": "Advance 2 on the Cerdà track", "BUILD_STREETS": "Build Wide Street/Narrow Streets",
-    "BUILD_INTERSECTION_FREE": "Build an Intersection for free",
-    "IMPROVE_MODERNISME_FREE": "Improve a Modernisme Project for free",
-    "TAKE_MODERNISME_FREE": "Take a Modernisme Project for free",
-    "PLACE_COBBLESTONE_ANYWHERE": "Place Cobblestone anywhere",
-    "MOVE_TRAM_COIN_FREE": "Move Your Tram, the Passenger free of Coins",
+    "GAIN_2_COINS": N_("Gain 2 Coins"), "GAIN_CLOTH_3VP": N_("Gain 1 Cloth and 3 VP"),
+    "PLACE_COBBLESTONE": N_("Place Cobblestone"), "BUILD_1_WIDE": N_("Build 1 Wide Street"),
+    "BUILD_2_NARROW": N_("Build 2 Narrow Streets"), "BUILD_INTERSECTION": N_("Build an Intersection"),
+    "IMPROVE_MODERNISME": N_("Improve a Modernisme Project"), "TAKE_MODERNISME": N_("Take a Modernisme Project"),
+    "BUILD_PUBLIC_SERVICE": N_("Build a Public Service"), "MOVE_TRAM": N_("Move Your Tram"),
+    "CERDA_PLUS_2": N_("Advance 2 on the Cerdà track"), "BUILD_STREETS": N_("Build Wide Street/Narrow Streets"),
+    "BUILD_INTERSECTION_FREE": N_("Build an Intersection for free"),
+    "IMPROVE_MODERNISME_FREE": N_("Improve a Modernisme Project for free"),
+    "TAKE_MODERNISME_FREE": N_("Take a Modernisme Project for free"),
+    "PLACE_COBBLESTONE_ANYWHERE": N_("Place Cobblestone anywhere"),
+    "MOVE_TRAM_COIN_FREE": N_("Move Your Tram, the Passenger free of Coins"),
     # the names the data files give the granted actions of Sidewalk spaces and Sagrada tiles
-    "BUILD_WIDE": "Build 1 Wide Street", "BUILD_NARROW": "Build 2 Narrow Streets",
+    "BUILD_WIDE": N_("Build 1 Wide Street"), "BUILD_NARROW": N_("Build 2 Narrow Streets"),
 }
 
 # score source (core.SOURCES) -> words
 SOURCE_WORDS = {
-    "streets": "streets", "buildings": "buildings", "actions": "action tiles", "intersections": "Intersections",
-    "sidewalk": "Sidewalk", "sagrada": "Sagrada Família", "public_services": "Public Services",
-    "cerda_scoring": "Cerdà Scorings", "cerda_overflow": "Cerdà track beyond its end",
-    "final_cobblestones": "Cobblestones (game end)", "final_passengers": "Passengers (game end)",
-    "final_modernisme": "Modernisme tiles (game end)",
+    "streets": N_("streets"), "buildings": N_("buildings"), "actions": N_("action tiles"),
+    "intersections": N_("Intersections"),
+    "sidewalk": N_("Sidewalk"), "sagrada": N_("Sagrada Família"), "public_services": N_("Public Services"),
+    "cerda_scoring": N_("Cerdà Scorings"), "cerda_overflow": N_("Cerdà track beyond its end"),
+    "final_cobblestones": N_("Cobblestones (game end)"), "final_passengers": N_("Passengers (game end)"),
+    "final_modernisme": N_("Modernisme tiles (game end)"),
 }
 # groups of the VP still to come (search.results.PlayerAnalysis.to_come) -> words
-TO_COME_WORDS = {"cobblestones": "Cobblestones", "passengers": "Passengers", "modernisme_tiles": "Modernisme tiles",
-                 "cerda_scorings": "Cerdà Scorings", "other_play": "the rest of play"}
-CLASS_WORDS = ("Working", "Middle", "Upper")
+TO_COME_WORDS = {"cobblestones": N_("Cobblestones"), "passengers": N_("Passengers"),
+                 "modernisme_tiles": N_("Modernisme tiles"), "cerda_scorings": N_("Cerdà Scorings"),
+                 "other_play": N_("the rest of play")}
+CLASS_WORDS = (N_("Working"), N_("Middle"), N_("Upper"))
 # How every coordinate a player reads is written (the text board's c0..c4 / r0..r4 and the notation).
 COORDINATES = ("coordinates: a crossing is (column,row), 0-4 from the top left; a street V(c,r) runs down and "
                "H(c,r) across from crossing (c,r), D(k) on the diagonal; a Sidewalk space is r(row)c(column)")
